@@ -1,0 +1,85 @@
+#pragma once
+// Typed parameter structs of every model, with the defaults of the hmc4 preset.
+// platforms/config validates JSON presets into these; models take them by value.
+#include <cstdint>
+#include <string>
+
+namespace syncron {
+
+enum class Timing { lt, at };
+
+/// Synchronization Engine (paper Figures 6-8, Table 5).
+struct SeParams {
+    double clock_ghz = 1.0;            ///< SPU clock
+    unsigned cycles_per_message = 12;  ///< SPU cycles per message (barrier_depart_global sets it)
+    unsigned st_cycles = 1;            ///< one ST access
+    unsigned counter_cycles = 2;       ///< one indexing-counter access
+    unsigned st_entries = 64;          ///< 0 = every request takes the overflow path
+    unsigned indexing_counters = 256;  ///< indexed by the low address bits
+    unsigned buffer_messages = 16;     ///< SPU message buffer (280 B)
+};
+
+/// In-order NDP core with a private L1 (Table 5).
+struct CoreParams {
+    double clock_ghz = 2.5;
+    double quantum_ns = 100.0;         ///< temporal-decoupling quantum (LT)
+    unsigned l1_bytes = 16 * 1024;
+    unsigned l1_ways = 2;
+    unsigned l1_line_bytes = 64;
+    unsigned l1_hit_cycles = 4;
+};
+
+/// One vault controller of an HMC 2.1 cube.
+struct MemoryParams {
+    unsigned vaults_per_unit = 32;
+    unsigned banks_per_vault = 16;
+    uint64_t unit_bytes = 1ull << 30;  ///< 4 GB over 4 cubes
+    unsigned interleave_bytes = 64;    ///< vault interleaving granule (low-order bits)
+    double t_rcd_ns = 17.0;
+    double t_ras_ns = 34.0;
+    double t_wr_ns = 19.0;
+    double t_cl_ns = 17.0;             ///< not in the paper: taken equal to tRCD
+    double t_rp_ns = 17.0;             ///< not in the paper: taken equal to tRCD
+    double t_burst_ns = 3.2;           ///< 64 B over a 32-lane vault TSV bus at 10 Gb/s per lane
+};
+
+/// Crossbar joining the cores, SE, vaults and link ports of one unit.
+struct XbarParams {
+    double clock_ghz = 2.5;
+    unsigned arbiter_cycles = 1;
+    unsigned hop_cycles = 1;
+    unsigned flit_bytes = 16;          ///< output port width per cycle
+};
+
+/// Inter-cube link, one per direction between every pair of units.
+struct LinkParams {
+    double bandwidth_gbps = 12.8;      ///< GB/s per direction
+    double latency_ns = 40.0;          ///< per 64 B line
+};
+
+struct PlatformParams {
+    unsigned units = 4;
+    unsigned cores_per_unit = 16;      ///< hardware cores (incl. the server core of Central/Hier)
+    unsigned client_cores = 60;        ///< cores running the workload, spread evenly over units
+    Timing timing = Timing::lt;
+    std::string scheme = "syncron";
+};
+
+struct WorkloadParams {
+    std::string name = "lock";
+    unsigned interval = 200;           ///< instructions between synchronization points
+    unsigned ops = 100;                ///< synchronization operations per core
+    uint64_t seed = 1;
+};
+
+struct SimParams {
+    PlatformParams platform;
+    SeParams se;
+    CoreParams core;
+    MemoryParams memory;
+    XbarParams xbar;
+    LinkParams link;
+    WorkloadParams workload;
+};
+
+} // namespace syncron

@@ -1,0 +1,51 @@
+#pragma once
+// The 38 SynCron message opcodes of paper Table 3.
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace syncron {
+
+enum class Opcode : uint8_t {
+    // lock
+    lock_acquire_global, lock_acquire_local, lock_acquire_overflow,
+    lock_release_global, lock_release_local, lock_release_overflow,
+    lock_grant_global, lock_grant_local, lock_grant_overflow,
+    // barrier
+    barrier_wait_global, barrier_wait_local_within_unit, barrier_wait_local_across_units,
+    barrier_wait_overflow, barrier_depart_global, barrier_depart_local,
+    barrier_departure_overflow,
+    // semaphore
+    sem_wait_global, sem_wait_local, sem_wait_overflow,
+    sem_grant_global, sem_grant_local, sem_grant_overflow,
+    sem_post_global, sem_post_local, sem_post_overflow,
+    // condition variable
+    cond_wait_global, cond_wait_local, cond_wait_overflow,
+    cond_signal_global, cond_signal_local, cond_signal_overflow,
+    cond_broad_global, cond_broad_local, cond_broad_overflow,
+    cond_grant_global, cond_grant_local, cond_grant_overflow,
+    // other
+    decrease_indexing_counter,
+};
+
+inline constexpr unsigned kOpcodeCount = 38;
+
+enum class Primitive : uint8_t { lock, barrier, semaphore, condvar, other };
+/// Which hop a message travels: core<->own SE, SE<->Master SE, overflowed SE<->Master SE.
+enum class Level : uint8_t { local, global, overflow, other };
+
+std::string_view to_string(Opcode op);
+std::optional<Opcode> opcode_from_string(std::string_view name);
+/// Raw 6-bit value to opcode; empty when out of range.
+std::optional<Opcode> opcode_from_raw(unsigned raw);
+
+Primitive primitive_of(Opcode op);
+Level level_of(Opcode op);
+/// Acquire-type messages may allocate an ST entry or bump an indexing counter.
+bool is_acquire_type(Opcode op);
+/// Messages a core may send to its SE (req_sync / req_async).
+bool is_core_request(Opcode op);
+/// Requests for which the core waits for an ACK (req_sync).
+bool is_sync_request(Opcode op);
+
+} // namespace syncron

@@ -1,0 +1,25 @@
+#pragma once
+// The SynCron message riding on a TLM-2.0 generic payload. A message travels
+// as a WRITE to the destination's MMIO address (AddressMap::se_address or
+// mailbox_address); the data bytes hold the 140-bit wire form (18 bytes) when
+// the platform's layout fits it, and this extension always holds the message.
+#include <tlm>
+
+#include "models/protocol/message.h"
+
+namespace syncron {
+
+class SyncronExtension : public tlm::tlm_extension<SyncronExtension> {
+public:
+    SyncronExtension() = default;
+    explicit SyncronExtension(const Message& m) : msg(m) {}
+
+    tlm::tlm_extension_base* clone() const override { return new SyncronExtension(msg); }
+    void copy_from(const tlm::tlm_extension_base& other) override {
+        msg = static_cast<const SyncronExtension&>(other).msg;
+    }
+
+    Message msg;
+};
+
+} // namespace syncron

@@ -1,0 +1,58 @@
+#pragma once
+// A workload: set up before simulation through the driver, run as one program
+// per client core against CoreApi, checked afterwards in simulated memory.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/common/params.h"
+#include "models/core/core_api.h"
+
+namespace syncron {
+
+/// Which data the L1 may cache (paper: thread-private and read-only data only).
+enum class Sharing { private_data, read_only, shared };
+
+/// The NDP system's driver as seen by a workload: allocation and debug access
+/// (debug access never advances simulated time).
+class Driver {
+public:
+    virtual ~Driver() = default;
+    virtual unsigned units() const = 0;
+    virtual unsigned client_cores() const = 0;
+    virtual unsigned client_cores_in_unit(unsigned unit) const = 0;
+    /// Table 2 create_syncvar(): allocates a syncronVar in the home unit's memory.
+    virtual SyncVar create_syncvar(unsigned home_unit) = 0;
+    virtual void destroy_syncvar(SyncVar v) = 0;
+    /// Allocates zeroed memory in a unit, 64-byte aligned.
+    virtual uint64_t allocate(unsigned unit, uint64_t bytes, Sharing sharing) = 0;
+    virtual uint64_t read(uint64_t addr, unsigned size) = 0;
+    virtual void write(uint64_t addr, uint64_t value, unsigned size) = 0;
+};
+
+struct CheckResult {
+    bool ok = true;
+    std::vector<std::string> failures;
+    void fail(std::string what) { ok = false; failures.push_back(std::move(what)); }
+};
+
+class Workload {
+public:
+    virtual ~Workload() = default;
+    virtual std::string name() const = 0;
+    /// Allocates variables and data; called once before simulation starts.
+    virtual void setup(Driver& driver) = 0;
+    /// The program of one client core; runs in that core's SystemC thread.
+    virtual void run(CoreApi& core) = 0;
+    /// Checks the workload's invariants in simulated memory after the run.
+    virtual CheckResult check(Driver& driver) = 0;
+    /// Synchronization operations completed by all cores (for throughput).
+    virtual uint64_t operations() const = 0;
+};
+
+/// Builds a workload by name ("lock", "barrier", "semaphore", "condvar");
+/// throws std::invalid_argument naming the known workloads otherwise.
+std::unique_ptr<Workload> make_workload(const WorkloadParams& params);
+
+} // namespace syncron
