@@ -1,0 +1,45 @@
+#pragma once
+// The state of one synchronization variable as one SE sees it. The same
+// struct is the payload of an ST entry (paper Figure 7) and the decoded form
+// of a syncronVar in memory (Figure 9), so each primitive's state machine is
+// written once and runs on either.
+#include <cstdint>
+#include <vector>
+
+#include "models/protocol/opcode.h"
+#include "models/se/bit_list.h"
+
+namespace syncron {
+
+struct VarState {
+    Primitive kind = Primitive::lock;
+    BitList local;   ///< local waiting list: cores of this SE's unit
+    BitList global;  ///< global waiting list (Master SE): SEs waiting as a whole
+    /// Master SE in overflow only: per SE, individual waiting cores of an
+    /// overflowed SE (syncronVar Waitlist[se] with that SE's OverflowInfo bit set).
+    std::vector<BitList> remote;
+    BitList overflowed;  ///< OverflowInfo: SEs that redirected requests this episode
+    /// Acquire-type overflow requests received per SE in this episode; returned
+    /// in decrease_indexing_counter so the SE undoes exactly its increments.
+    std::vector<uint16_t> overflow_acquires;
+    uint64_t info = 0;   ///< TableInfo / VarInfo, see the accessors in se_core.cpp
+    /// Local SE: a global request (lock, semaphore) or registration (condvar)
+    /// is outstanding at the Master SE.
+    bool pending = false;
+    uint16_t rr_local = 0;   ///< round-robin position in `local`
+    uint16_t rr_global = 0;  ///< round-robin position over SEs
+
+    void reset(Primitive k, unsigned cores, unsigned ses) {
+        kind = k;
+        local.clear(); local.resize(cores);
+        global.clear(); global.resize(ses);
+        remote.clear();
+        overflowed.clear(); overflowed.resize(ses);
+        overflow_acquires.clear();
+        info = 0;
+        pending = false;
+        rr_local = rr_global = 0;
+    }
+};
+
+} // namespace syncron
