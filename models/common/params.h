@@ -40,7 +40,7 @@ struct MemoryParams {
     double t_wr_ns = 19.0;
     double t_cl_ns = 17.0;             ///< not in the paper: taken equal to tRCD
     double t_rp_ns = 17.0;             ///< not in the paper: taken equal to tRCD
-    double t_burst_ns = 3.2;           ///< 64 B over a 32-lane vault TSV bus at 10 Gb/s per lane
+    double t_burst_ns = 6.4;           ///< 64 B at the HMC 2.1 vault bandwidth of 10 GB/s
 };
 
 /// Crossbar joining the cores, SE, vaults and link ports of one unit.
@@ -54,7 +54,7 @@ struct XbarParams {
 /// Inter-cube link, one per direction between every pair of units.
 struct LinkParams {
     double bandwidth_gbps = 12.8;      ///< GB/s per direction
-    double latency_ns = 40.0;          ///< per 64 B line
+    double latency_ns = 40.0;          ///< transfer latency of one 64 B line, serialization included
 };
 
 struct PlatformParams {

@@ -13,6 +13,9 @@ namespace syncron {
 namespace {
 constexpr uint64_t kValid = 1ull << 63;
 constexpr uint64_t kWholeSe = 1ull << 62;
+/// MessageInfo of a cond_signal_global that only withdraws an SE's
+/// registration (the field is otherwise unused by signals).
+constexpr uint64_t kCondWithdraw = 1;
 
 int32_t sem_delta(uint64_t info) { return static_cast<int32_t>(info & 0xffffffffu); }
 uint32_t sem_init(uint64_t info) { return static_cast<uint32_t>((info >> 32) & 0x7fffffffu); }
@@ -41,9 +44,11 @@ struct SeCore::Who {
         default: return {remote, m.se, m.core};
         }
     }
-    uint64_t owner_code() const {
+    /// Lock owner as TableInfo: GlobalID | LocalID (the Master SE's own
+    /// cores carry its ID, so they never collide with a remote core).
+    uint64_t owner_code(unsigned master) const {
         switch (kind) {
-        case own: return kValid | core;
+        case own: return kValid | (uint64_t(master) << 16) | core;
         case se: return kValid | kWholeSe | (uint64_t(se_id) << 16);
         default: return kValid | (uint64_t(se_id) << 16) | core;
         }
@@ -131,6 +136,14 @@ void SeCore::handle(const Message& m, SeResult& r) {
     }
     ++m_stats.received[static_cast<unsigned>(m.op)];
     process(m, r);
+    // Messages the SE generated for itself run after the one that caused
+    // them (the state machines share one syncronVar scratch buffer).
+    while (!m_internal.empty() && r.ok()) {
+        const Message next = m_internal.front();
+        m_internal.pop_front();
+        process(next, r);
+    }
+    m_internal.clear();
 }
 
 void SeCore::process(const Message& m, SeResult& r) {
@@ -173,7 +186,7 @@ void SeCore::release_lock_for(uint64_t lock, unsigned core, SeResult& r) {
         fail(r, rel, "cond_wait with an invalid lock: " + why);
         return;
     }
-    process(rel, r);
+    m_internal.push_back(rel);
 }
 
 // ---------------------------------------------------------------- local SE
@@ -492,6 +505,12 @@ void SeCore::local_cond(StEntry& e, const Message& m, SeResult& r) {
         break;
     default: fail(r, m, "unexpected condition-variable message at a local SE"); return;
     }
+    if (s.local.none() && s.pending) {
+        // The last local waiter was woken here: withdraw the registration
+        // without signalling anyone else.
+        s.pending = false;
+        to_se(master, Opcode::cond_signal_global, m.addr, kCondWithdraw, 0, r);
+    }
     free_if(e, s.local.none() && !s.pending, r);
 }
 
@@ -694,11 +713,11 @@ void SeCore::master_logic(VarState& s, const Message& m, SeResult& r) {
 
 void SeCore::master_lock(VarState& s, const Message& m, const Who& w, SeResult& r) {
     const auto grant = [&](const Who& to) {
-        s.info = to.owner_code();
+        s.info = to.owner_code(m_unit);
         reply(to, Opcode::lock_grant_local, Opcode::lock_grant_global, Opcode::lock_grant_overflow, m.addr, r);
     };
     if (is_acquire_type(m.op)) {
-        if (waiting(s, w) || s.info == w.owner_code()) {
+        if (waiting(s, w) || s.info == w.owner_code(m_unit)) {
             fail(r, m, w.describe() + " already holds or waits for this lock");
             return;
         }
@@ -708,7 +727,7 @@ void SeCore::master_lock(VarState& s, const Message& m, const Who& w, SeResult& 
             enqueue(s, w);
         return;
     }
-    if (s.info != w.owner_code()) {
+    if (s.info != w.owner_code(m_unit)) {
         fail(r, m, "release of a lock not held by " + w.describe());
         return;
     }
@@ -799,7 +818,10 @@ void SeCore::master_cond(VarState& s, const Message& m, const Who& w, SeResult& 
     case Opcode::cond_signal_local:
     case Opcode::cond_signal_global:
     case Opcode::cond_signal_overflow: {
-        if (w.kind == Who::se) s.global.reset(w.se_id); // that SE has no waiter left
+        if (w.kind == Who::se) {
+            s.global.reset(w.se_id); // that SE has no waiter left
+            if (m.info & kCondWithdraw) return;
+        }
         Who next;
         if (!pick_next(s, next)) return; // no waiter: the signal has no effect
         if (next.kind != Who::se) dequeue(s, next); // an SE stays registered until it withdraws

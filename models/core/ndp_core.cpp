@@ -1,0 +1,334 @@
+#include "models/core/ndp_core.h"
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "models/protocol/syncron_extension.h"
+
+namespace syncron {
+namespace {
+constexpr const char* kMsgType = "syncron/ndp_core";
+
+std::string hex(uint64_t v) {
+    std::ostringstream os;
+    os << "0x" << std::hex << v;
+    return os.str();
+}
+
+const char* command_name(tlm::tlm_command cmd) {
+    switch (cmd) {
+    case tlm::TLM_READ_COMMAND: return "READ";
+    case tlm::TLM_WRITE_COMMAND: return "WRITE";
+    default: return "IGNORE";
+    }
+}
+
+void fill(tlm::tlm_generic_payload& t, tlm::tlm_command cmd, uint64_t addr, uint8_t* data,
+          unsigned len) {
+    t.set_command(cmd);
+    t.set_address(addr);
+    t.set_data_ptr(data);
+    t.set_data_length(len);
+    t.set_streaming_width(len);
+    t.set_byte_enable_ptr(nullptr);
+    t.set_byte_enable_length(0);
+    t.set_dmi_allowed(false);
+    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+}
+} // namespace
+
+NdpCore::NdpCore(sc_core::sc_module_name name, unsigned unit, unsigned local_id,
+                 unsigned global_id, const CoreParams& params, const AddressMap& address_map,
+                 std::function<bool(uint64_t)> is_cacheable)
+    : sc_module(name), bus("bus"), mailbox("mailbox"), m_unit(unit), m_local_id(local_id),
+      m_global_id(global_id), m_params(params), m_map(address_map),
+      m_is_cacheable(std::move(is_cacheable)), m_l1(params), m_line_buf(m_l1.line_bytes()),
+      m_layout(layout_for(address_map.units(), address_map.cores_per_unit())),
+      m_wire_ok(layout_fits_wire(m_layout)) {
+    if (!(params.clock_ghz > 0.0))
+        throw std::invalid_argument(std::string(this->name()) + ": core clock_ghz must be > 0");
+    m_cycle = sc_core::sc_time(1.0 / params.clock_ghz, sc_core::SC_NS);
+    // The platform normally sets the global quantum; a core used on its own
+    // still needs one, or it would synchronise after every access.
+    tlm::tlm_global_quantum& gq = tlm::tlm_global_quantum::instance();
+    if (gq.get() == sc_core::SC_ZERO_TIME && params.quantum_ns > 0.0)
+        gq.set(sc_core::sc_time(params.quantum_ns, sc_core::SC_NS));
+
+    mailbox.register_b_transport(this, &NdpCore::mailbox_b_transport);
+    SC_THREAD(run);
+}
+
+void NdpCore::set_program(std::function<void(CoreApi&)> program) { m_program = std::move(program); }
+
+void NdpCore::run() {
+    // The quantum may have been set after construction: start from it.
+    m_qk.reset();
+    if (m_program) m_program(*this);
+    m_qk.sync();
+    m_stats.finish_time = sc_core::sc_time_stamp();
+    m_state = CoreState::done;
+    m_done_event.notify(sc_core::SC_ZERO_TIME);
+}
+
+// ---------------------------------------------------------------- compute
+
+void NdpCore::compute(uint64_t instructions) {
+    m_state = CoreState::computing;
+    m_stats.instructions += instructions;
+    // Integer multiply keeps long runs exact (1000 cycles at 2.5 GHz = 400 ns).
+    m_qk.inc(sc_core::sc_time::from_value(m_cycle.value() * instructions));
+    keep_time();
+}
+
+// ---------------------------------------------------------------- memory
+
+bool NdpCore::check_access(uint64_t addr, unsigned size, const char* what) {
+    if (size < 1 || size > 8) {
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + what + " of size " +
+                                   std::to_string(size) + " at " + hex(addr) +
+                                   ": only sizes 1..8 are supported")
+                                      .c_str());
+        return false;
+    }
+    const uint64_t line = m_l1.line_bytes();
+    if ((addr & (line - 1)) + size > line) {
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + what + " of size " +
+                                   std::to_string(size) + " at " + hex(addr) + " crosses a " +
+                                   std::to_string(line) + " B line")
+                                      .c_str());
+        return false;
+    }
+    return true;
+}
+
+void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
+    tlm::tlm_generic_payload t;
+    fill(t, cmd, addr, data, len);
+    sc_core::sc_time delay = m_qk.get_local_time();
+    bus->b_transport(t, delay);
+    m_qk.set(delay);
+    if (t.is_response_error())
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + command_name(cmd) + " of " +
+                                   std::to_string(len) + " B at " + hex(addr) +
+                                   " failed: " + t.get_response_string())
+                                      .c_str());
+    keep_time();
+}
+
+void NdpCore::debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
+    tlm::tlm_generic_payload t;
+    fill(t, cmd, addr, data, len);
+    const unsigned n = bus->transport_dbg(t);
+    if (n < len)
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": debug " + command_name(cmd) +
+                                   " of " + std::to_string(len) + " B at " + hex(addr) +
+                                   " transferred " + std::to_string(n) + " B")
+                                      .c_str());
+}
+
+void NdpCore::cache_access(uint64_t addr, bool write) {
+    const L1Cache::AccessResult r = m_l1.access(addr, write);
+    if (!r.hit) {
+        // One outstanding operation: the write-back and the fill are serialised.
+        const unsigned lb = m_l1.line_bytes();
+        uint8_t* buf = m_line_buf.data();
+        if (r.writeback) {
+            debug(tlm::TLM_READ_COMMAND, r.victim_addr, buf, lb);
+            timed(tlm::TLM_WRITE_COMMAND, r.victim_addr, buf, lb);
+        }
+        // The fill's data is dropped: memory keeps the only copy.
+        timed(tlm::TLM_READ_COMMAND, m_l1.line_address(addr), buf, lb);
+    }
+    m_qk.inc(sc_core::sc_time::from_value(m_cycle.value() * m_params.l1_hit_cycles));
+    m_stats.l1_hits = m_l1.stats().hits;
+    m_stats.l1_misses = m_l1.stats().misses;
+    m_stats.l1_writebacks = m_l1.stats().writebacks;
+    keep_time();
+}
+
+uint64_t NdpCore::load(uint64_t addr, unsigned size) {
+    if (!check_access(addr, size, "load")) return 0;
+    m_state = CoreState::memory;
+    ++m_stats.instructions;
+    ++m_stats.loads;
+    uint8_t buf[8] = {};
+    if (m_is_cacheable && m_is_cacheable(addr)) {
+        cache_access(addr, false);
+        debug(tlm::TLM_READ_COMMAND, addr, buf, size);
+    } else {
+        timed(tlm::TLM_READ_COMMAND, addr, buf, size);
+    }
+    uint64_t value = 0;
+    for (unsigned i = 0; i < size; ++i) value |= uint64_t(buf[i]) << (8 * i);
+    m_state = CoreState::computing;
+    return value;
+}
+
+void NdpCore::store(uint64_t addr, uint64_t value, unsigned size) {
+    if (!check_access(addr, size, "store")) return;
+    m_state = CoreState::memory;
+    ++m_stats.instructions;
+    ++m_stats.stores;
+    uint8_t buf[8];
+    for (unsigned i = 0; i < size; ++i) buf[i] = static_cast<uint8_t>(value >> (8 * i));
+    if (m_is_cacheable && m_is_cacheable(addr)) {
+        cache_access(addr, true);
+        debug(tlm::TLM_WRITE_COMMAND, addr, buf, size); // memory holds the only copy
+    } else {
+        timed(tlm::TLM_WRITE_COMMAND, addr, buf, size);
+    }
+    m_state = CoreState::computing;
+}
+
+// ---------------------------------------------------------------- SynCron messages
+
+bool NdpCore::send(Opcode op, uint64_t var, uint64_t info) {
+    Message m;
+    m.addr = var;
+    m.op = op;
+    m.core = static_cast<uint16_t>(m_local_id);
+    m.se = static_cast<uint16_t>(m_unit);
+    m.info = info;
+
+    // The extension is authoritative; the data bytes carry the 140-bit wire
+    // form only when the platform's IDs fit it (zeros otherwise).
+    std::array<uint8_t, kWireBytes> data{};
+    if (m_wire_ok && fits(m, m_layout)) data = pack(m, m_layout);
+    SyncronExtension ext(m);
+
+    tlm::tlm_generic_payload t;
+    fill(t, tlm::TLM_WRITE_COMMAND, m_map.se_address(m_unit), data.data(), kWireBytes);
+    t.set_extension(&ext);
+    sc_core::sc_time delay = m_qk.get_local_time();
+    bus->b_transport(t, delay);
+    t.clear_extension(&ext); // stack-owned: the payload must not delete it
+    m_qk.set(delay);
+    ++m_stats.instructions;
+    ++m_stats.messages_sent[static_cast<unsigned>(op)];
+    if (!t.is_response_error()) return true;
+    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": sending " + std::string(to_string(op)) +
+                               " for " + hex(var) + " to SE " + std::to_string(m_unit) +
+                               " failed: " + t.get_response_string())
+                                  .c_str());
+    return false;
+}
+
+void NdpCore::request_sync(Opcode op, uint64_t var, uint64_t info, Opcode reply) {
+    const sc_core::sc_time issued = sc_core::sc_time_stamp() + m_qk.get_local_time();
+    m_state = CoreState::waiting_sync;
+    // Armed before sending: an SE may answer from inside b_transport.
+    m_reply.reset();
+    m_expected = Expected{reply, var};
+    if (!send(op, var, info)) {
+        // No ACK will come for a rejected request; go on rather than hang.
+        m_expected.reset();
+        m_state = CoreState::computing;
+        keep_time();
+        return;
+    }
+
+    // req_sync commits only on the ACK: catch up with simulated time, then wait.
+    m_qk.sync();
+    while (!m_reply) sc_core::wait(m_reply_event);
+    if (m_reply_time > sc_core::sc_time_stamp()) sc_core::wait(m_reply_time - sc_core::sc_time_stamp());
+    m_qk.reset();
+    m_reply.reset();
+    m_expected.reset();
+    m_reply_event.cancel(); // a reply that beat the sync must not wake the next wait
+
+    m_stats.ack_wait_time += sc_core::sc_time_stamp() - issued;
+    m_state = CoreState::computing;
+}
+
+void NdpCore::request_async(Opcode op, uint64_t var) {
+    m_state = CoreState::memory;
+    send(op, var, 0);
+    keep_time();
+    m_state = CoreState::computing;
+}
+
+void NdpCore::mailbox_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    const SyncronExtension* ext = trans.get_extension<SyncronExtension>();
+    if (!ext) {
+        trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+        return;
+    }
+    if (trans.get_command() != tlm::TLM_WRITE_COMMAND) {
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return;
+    }
+    const Message& m = ext->msg;
+    if (!m_expected || m_expected->op != m.op || m_expected->addr != m.addr) {
+        trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+        const std::string waiting =
+            m_expected ? "waiting for " + std::string(to_string(m_expected->op)) + " for " +
+                             hex(m_expected->addr)
+                       : std::string("not waiting for a reply");
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": unexpected reply " + to_string(m) +
+                                   " (" + waiting + ")")
+                                      .c_str());
+        return;
+    }
+    // A target never waits: store the reply with its arrival time and wake
+    // the core then.
+    m_reply = m;
+    m_reply_time = sc_core::sc_time_stamp() + delay;
+    m_expected.reset(); // a second reply is an error
+    m_reply_event.notify(delay);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+// ---------------------------------------------------------------- Table 2
+
+void NdpCore::lock_acquire(SyncVar lock) {
+    request_sync(Opcode::lock_acquire_local, lock, 0, Opcode::lock_grant_local);
+    ++m_stats.sync_ops;
+}
+
+void NdpCore::lock_release(SyncVar lock) {
+    request_async(Opcode::lock_release_local, lock);
+    ++m_stats.sync_ops;
+}
+
+void NdpCore::barrier_wait_within_unit(SyncVar barrier, unsigned initial_cores) {
+    request_sync(Opcode::barrier_wait_local_within_unit, barrier, initial_cores,
+                 Opcode::barrier_depart_local);
+    ++m_stats.sync_ops;
+}
+
+void NdpCore::barrier_wait_across_units(SyncVar barrier, unsigned initial_cores) {
+    request_sync(Opcode::barrier_wait_local_across_units, barrier, initial_cores,
+                 Opcode::barrier_depart_local);
+    ++m_stats.sync_ops;
+}
+
+void NdpCore::sem_wait(SyncVar sem, unsigned initial_resources) {
+    request_sync(Opcode::sem_wait_local, sem, initial_resources, Opcode::sem_grant_local);
+    ++m_stats.sync_ops;
+}
+
+void NdpCore::sem_post(SyncVar sem) {
+    request_async(Opcode::sem_post_local, sem);
+    ++m_stats.sync_ops;
+}
+
+void NdpCore::cond_wait(SyncVar cond, SyncVar lock) {
+    // The SE releases the lock on the core's behalf when it takes the wait;
+    // the core re-acquires it after the grant.
+    request_sync(Opcode::cond_wait_local, cond, lock, Opcode::cond_grant_local);
+    request_sync(Opcode::lock_acquire_local, lock, 0, Opcode::lock_grant_local);
+    ++m_stats.sync_ops;
+}
+
+void NdpCore::cond_signal(SyncVar cond) {
+    request_async(Opcode::cond_signal_local, cond);
+    ++m_stats.sync_ops;
+}
+
+void NdpCore::cond_broadcast(SyncVar cond) {
+    request_async(Opcode::cond_broad_local, cond);
+    ++m_stats.sync_ops;
+}
+
+} // namespace syncron

@@ -1,0 +1,135 @@
+#pragma once
+// An in-order NDP core (paper Table 5) as a loosely-timed TLM-2.0 initiator.
+// It runs one workload program (written against CoreApi) in an SC_THREAD:
+// 1 instruction per cycle, one outstanding memory operation (blocking
+// b_transport), temporal decoupling through a quantum keeper. Loads, stores
+// and SynCron messages all leave through `bus`; SE replies arrive at
+// `mailbox`. docs/ndp_core.md describes the timing rules.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "models/common/address_map.h"
+#include "models/common/params.h"
+#include "models/core/core_api.h"
+#include "models/core/l1_cache.h"
+#include "models/protocol/message.h"
+#include "models/protocol/opcode.h"
+#include "models/protocol/wire_format.h"
+
+namespace syncron {
+
+class NdpCore : public sc_core::sc_module, public CoreApi {
+public:
+    /// What the core is doing, for waveform tracing.
+    enum class CoreState { computing, memory, waiting_sync, done };
+
+    struct Stats {
+        uint64_t instructions = 0;   ///< compute() instructions + one per load/store/Table 2 message
+        uint64_t loads = 0;
+        uint64_t stores = 0;
+        uint64_t l1_hits = 0;
+        uint64_t l1_misses = 0;
+        uint64_t l1_writebacks = 0;
+        std::array<uint64_t, kOpcodeCount> messages_sent{}; ///< indexed by Opcode
+        uint64_t sync_ops = 0;       ///< Table 2 calls completed (cond_wait counts once)
+        sc_core::sc_time ack_wait_time = sc_core::SC_ZERO_TIME; ///< issue-to-ACK time of every req_sync
+        sc_core::sc_time finish_time = sc_core::SC_ZERO_TIME;
+
+        uint64_t messages(Opcode op) const { return messages_sent[static_cast<unsigned>(op)]; }
+    };
+
+    tlm_utils::simple_initiator_socket<NdpCore> bus;
+    tlm_utils::simple_target_socket<NdpCore> mailbox;
+
+    SC_HAS_PROCESS(NdpCore);
+    NdpCore(sc_core::sc_module_name name, unsigned unit, unsigned local_id, unsigned global_id,
+            const CoreParams& params, const AddressMap& address_map,
+            std::function<bool(uint64_t)> is_cacheable);
+
+    /// The program the core runs from time 0; without one the core is done at once.
+    void set_program(std::function<void(CoreApi&)> program);
+
+    bool done() const { return m_state == CoreState::done; }
+    sc_core::sc_time finish_time() const { return m_stats.finish_time; }
+    /// Notified (one delta after) when the program has returned.
+    sc_core::sc_event& done_event() { return m_done_event; }
+    CoreState state() const { return m_state; }
+    const Stats& stats() const { return m_stats; }
+    const L1Cache& l1() const { return m_l1; }
+    sc_core::sc_time cycle_time() const { return m_cycle; }
+
+    // CoreApi
+    unsigned unit() const override { return m_unit; }
+    unsigned local_id() const override { return m_local_id; }
+    unsigned global_id() const override { return m_global_id; }
+    void compute(uint64_t instructions) override;
+    uint64_t load(uint64_t addr, unsigned size) override;
+    void store(uint64_t addr, uint64_t value, unsigned size) override;
+    void lock_acquire(SyncVar lock) override;
+    void lock_release(SyncVar lock) override;
+    void barrier_wait_within_unit(SyncVar barrier, unsigned initial_cores) override;
+    void barrier_wait_across_units(SyncVar barrier, unsigned initial_cores) override;
+    void sem_wait(SyncVar sem, unsigned initial_resources) override;
+    void sem_post(SyncVar sem) override;
+    void cond_wait(SyncVar cond, SyncVar lock) override;
+    void cond_signal(SyncVar cond) override;
+    void cond_broadcast(SyncVar cond) override;
+
+private:
+    void run();
+    void mailbox_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+
+    /// Checks size and line crossing; false (after reporting) when invalid.
+    bool check_access(uint64_t addr, unsigned size, const char* what);
+    /// One timed transaction through the keeper; reports error responses.
+    void timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
+    /// Untimed access; reports short transfers.
+    void debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
+    /// L1 lookup plus the fill / write-back traffic of a miss.
+    void cache_access(uint64_t addr, bool write);
+
+    /// False (after reporting) when the SE port answered with an error.
+    bool send(Opcode op, uint64_t var, uint64_t info);
+    /// req_sync: send, then wait for `reply` on the same variable.
+    void request_sync(Opcode op, uint64_t var, uint64_t info, Opcode reply);
+    /// req_async: send and go on.
+    void request_async(Opcode op, uint64_t var);
+    void keep_time() { if (m_qk.need_sync()) m_qk.sync(); }
+
+    unsigned m_unit;
+    unsigned m_local_id;
+    unsigned m_global_id;
+    CoreParams m_params;
+    AddressMap m_map;
+    std::function<bool(uint64_t)> m_is_cacheable;
+    std::function<void(CoreApi&)> m_program;
+
+    sc_core::sc_time m_cycle;
+    tlm_utils::tlm_quantumkeeper m_qk;
+    L1Cache m_l1;
+    std::vector<uint8_t> m_line_buf; ///< fill / write-back data, one line
+    WireLayout m_layout;
+    bool m_wire_ok;
+
+    // The one outstanding req_sync: what the core waits for, and the reply once in.
+    struct Expected { Opcode op; uint64_t addr; };
+    std::optional<Expected> m_expected;
+    std::optional<Message> m_reply;
+    sc_core::sc_time m_reply_time;
+    sc_core::sc_event m_reply_event;
+
+    CoreState m_state = CoreState::computing;
+    sc_core::sc_event m_done_event;
+    Stats m_stats;
+};
+
+} // namespace syncron

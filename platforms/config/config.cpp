@@ -1,0 +1,480 @@
+#include "platforms/config/config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <sstream>
+
+#include "models/common/address_map.h"
+
+namespace syncron {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// One field of the configuration. A single table drives to_json, from_json and
+// apply_set, so a field added to params.h needs one line here and nowhere else.
+enum class Kind { uint32, uint64, real, text, timing };
+
+struct Field {
+    const char* section;
+    const char* key;
+    Kind kind;
+    std::function<json(const SimParams&)> get;
+    std::function<void(SimParams&, const json&)> set; // value already type-checked
+};
+
+std::string path_of(const Field& f) { return std::string(f.section) + "." + f.key; }
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+[[noreturn]] void type_error(const std::string& path, const char* expected, const json& v) {
+    throw ConfigError(quoted(path) + " must be " + expected + ", got " + v.dump());
+}
+
+// Type checks only; ranges and cross-field consistency are validate()'s job.
+uint64_t as_uint(const std::string& path, const json& v, uint64_t max) {
+    const char* expected = "a non-negative integer";
+    if (!v.is_number_integer()) type_error(path, expected, v);
+    if (!v.is_number_unsigned() && v.get<int64_t>() < 0) type_error(path, expected, v);
+    const uint64_t x = v.get<uint64_t>();
+    if (x > max)
+        throw ConfigError(quoted(path) + " is out of range: " + v.dump() + " > " +
+                          std::to_string(max));
+    return x;
+}
+
+double as_real(const std::string& path, const json& v) {
+    if (!v.is_number()) type_error(path, "a number", v);
+    const double x = v.get<double>();
+    if (!std::isfinite(x)) type_error(path, "a finite number", v);
+    return x;
+}
+
+std::string as_text(const std::string& path, const json& v) {
+    if (!v.is_string()) type_error(path, "a string", v);
+    return v.get<std::string>();
+}
+
+Timing as_timing(const std::string& path, const json& v) {
+    const std::string s = as_text(path, v);
+    if (s == "lt") return Timing::lt;
+    if (s == "at") return Timing::at;
+    throw ConfigError(quoted(path) + " must be one of: lt, at; got " + v.dump());
+}
+
+void check_type(const Field& f, const json& v) {
+    const std::string path = path_of(f);
+    switch (f.kind) {
+    case Kind::uint32: as_uint(path, v, std::numeric_limits<unsigned>::max()); break;
+    case Kind::uint64: as_uint(path, v, std::numeric_limits<uint64_t>::max()); break;
+    case Kind::real: as_real(path, v); break;
+    case Kind::text: as_text(path, v); break;
+    case Kind::timing: as_timing(path, v); break;
+    }
+}
+
+template <class T> constexpr Kind kind_of() {
+    if constexpr (std::is_same_v<T, unsigned>) return Kind::uint32;
+    else if constexpr (std::is_same_v<T, uint64_t>) return Kind::uint64;
+    else if constexpr (std::is_same_v<T, double>) return Kind::real;
+    else if constexpr (std::is_same_v<T, std::string>) return Kind::text;
+    else {
+        static_assert(std::is_same_v<T, Timing>, "unsupported parameter type");
+        return Kind::timing;
+    }
+}
+
+template <class S, class T>
+Field field(const char* section, const char* key, S SimParams::*sec, T S::*mem) {
+    Field f{section, key, kind_of<T>(), nullptr, nullptr};
+    f.get = [sec, mem](const SimParams& p) -> json {
+        if constexpr (std::is_same_v<T, Timing>) return timing_name(p.*sec.*mem);
+        else return p.*sec.*mem;
+    };
+    f.set = [sec, mem, path = std::string(section) + "." + key](SimParams& p, const json& v) {
+        if constexpr (std::is_same_v<T, Timing>) p.*sec.*mem = as_timing(path, v);
+        else if constexpr (std::is_same_v<T, std::string>) p.*sec.*mem = v.get<std::string>();
+        else p.*sec.*mem = v.get<T>();
+    };
+    return f;
+}
+
+#define SYNCRON_FIELD(section, key) \
+    field(#section, #key, &SimParams::section, &decltype(SimParams::section)::key)
+
+const std::vector<Field>& fields() {
+    static const std::vector<Field> table = {
+        SYNCRON_FIELD(platform, units),
+        SYNCRON_FIELD(platform, cores_per_unit),
+        SYNCRON_FIELD(platform, client_cores),
+        SYNCRON_FIELD(platform, timing),
+        SYNCRON_FIELD(platform, scheme),
+        SYNCRON_FIELD(se, clock_ghz),
+        SYNCRON_FIELD(se, cycles_per_message),
+        SYNCRON_FIELD(se, st_cycles),
+        SYNCRON_FIELD(se, counter_cycles),
+        SYNCRON_FIELD(se, st_entries),
+        SYNCRON_FIELD(se, indexing_counters),
+        SYNCRON_FIELD(se, buffer_messages),
+        SYNCRON_FIELD(core, clock_ghz),
+        SYNCRON_FIELD(core, quantum_ns),
+        SYNCRON_FIELD(core, l1_bytes),
+        SYNCRON_FIELD(core, l1_ways),
+        SYNCRON_FIELD(core, l1_line_bytes),
+        SYNCRON_FIELD(core, l1_hit_cycles),
+        SYNCRON_FIELD(memory, vaults_per_unit),
+        SYNCRON_FIELD(memory, banks_per_vault),
+        SYNCRON_FIELD(memory, unit_bytes),
+        SYNCRON_FIELD(memory, interleave_bytes),
+        SYNCRON_FIELD(memory, t_rcd_ns),
+        SYNCRON_FIELD(memory, t_ras_ns),
+        SYNCRON_FIELD(memory, t_wr_ns),
+        SYNCRON_FIELD(memory, t_cl_ns),
+        SYNCRON_FIELD(memory, t_rp_ns),
+        SYNCRON_FIELD(memory, t_burst_ns),
+        SYNCRON_FIELD(xbar, clock_ghz),
+        SYNCRON_FIELD(xbar, arbiter_cycles),
+        SYNCRON_FIELD(xbar, hop_cycles),
+        SYNCRON_FIELD(xbar, flit_bytes),
+        SYNCRON_FIELD(link, bandwidth_gbps),
+        SYNCRON_FIELD(link, latency_ns),
+        SYNCRON_FIELD(workload, name),
+        SYNCRON_FIELD(workload, interval),
+        SYNCRON_FIELD(workload, ops),
+        SYNCRON_FIELD(workload, seed),
+    };
+    return table;
+}
+
+#undef SYNCRON_FIELD
+
+const std::vector<std::string>& sections() {
+    static const std::vector<std::string> names = {"platform", "se",   "core",    "memory",
+                                                   "xbar",     "link", "workload"};
+    return names;
+}
+
+// Keys a preset may carry besides the sections, for people rather than the model.
+bool is_annotation(const std::string& key) { return key == "name" || key == "description"; }
+
+const Field* find_field(const std::string& section, const std::string& key) {
+    for (const auto& f : fields())
+        if (section == f.section && key == f.key) return &f;
+    return nullptr;
+}
+
+std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
+    std::string out;
+    for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
+    return out;
+}
+
+// Levenshtein distance, for "did you mean" hints on misspelt keys.
+size_t distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string suggestion(const std::string& word, const std::vector<std::string>& candidates) {
+    std::string best;
+    size_t best_d = 3; // farther than 2 edits is not a typo
+    for (const auto& c : candidates) {
+        const size_t d = distance(word, c);
+        if (d < best_d) best_d = d, best = c;
+    }
+    return best;
+}
+
+[[noreturn]] void unknown_section(const std::string& section) {
+    std::string msg = "unknown configuration section " + quoted(section);
+    const std::string hint = suggestion(section, sections());
+    if (!hint.empty()) msg += " (did you mean " + quoted(hint) + "?)";
+    throw ConfigError(msg + "; valid sections: " + join(sections()));
+}
+
+[[noreturn]] void unknown_key(const std::string& section, const std::string& key) {
+    std::string msg = "unknown configuration key " + quoted(section + "." + key);
+    std::vector<std::string> keys;
+    for (const auto& f : fields())
+        if (section == f.section) keys.push_back(f.key);
+    const std::string hint = suggestion(key, keys);
+    if (!hint.empty()) msg += " (did you mean " + quoted(section + "." + hint) + "?)";
+    throw ConfigError(msg);
+}
+
+bool is_pow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+void require(bool ok, const std::string& path, const std::string& what) {
+    if (!ok) throw ConfigError(quoted(path) + " " + what);
+}
+
+template <class T> std::string str(T v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+
+void require_positive(double v, const std::string& path) {
+    require(v > 0, path, "must be > 0, got " + str(v));
+}
+
+void require_non_negative(double v, const std::string& path) {
+    require(v >= 0, path, "must not be negative, got " + str(v));
+}
+
+std::vector<std::string> preset_names_in(const std::vector<std::string>& dirs) {
+    std::vector<std::string> names;
+    for (const auto& dir : dirs) {
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(dir, ec)) {
+            if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+        }
+    }
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    return names;
+}
+
+json parse_file(const fs::path& file) {
+    std::ifstream in(file);
+    if (!in) throw ConfigError("cannot open configuration file " + quoted(file.string()));
+    try {
+        return json::parse(in);
+    } catch (const json::parse_error& e) {
+        throw ConfigError("configuration file " + quoted(file.string()) +
+                          " is not valid JSON: " + e.what());
+    }
+}
+
+// Where a preset name or path leads; empty when nothing matches.
+fs::path resolve_preset(const std::string& name_or_path) {
+    std::error_code ec;
+    if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
+    // Something that looks like a path is not looked up by name.
+    if (name_or_path.find('/') != std::string::npos) return {};
+    for (const auto& dir : preset_search_path()) {
+        const fs::path candidate = fs::path(dir) / (name_or_path + ".json");
+        if (fs::is_regular_file(candidate, ec)) return candidate;
+    }
+    return {};
+}
+
+} // namespace
+
+const char* timing_name(Timing timing) { return timing == Timing::at ? "at" : "lt"; }
+
+const std::vector<std::string>& implemented_schemes() {
+    // The baseline schemes of the paper join this list as they are implemented.
+    static const std::vector<std::string> names = {"syncron"};
+    return names;
+}
+
+const std::vector<std::string>& known_workloads() {
+    static const std::vector<std::string> names = {"lock", "barrier", "semaphore", "condvar"};
+    return names;
+}
+
+json to_json(const SimParams& params) {
+    json out = json::object();
+    for (const auto& s : sections()) out[s] = json::object();
+    for (const auto& f : fields()) out[f.section][f.key] = f.get(params);
+    return out;
+}
+
+SimParams from_json(const json& cfg) {
+    SimParams params;
+    if (cfg.is_null()) return params;
+    if (!cfg.is_object())
+        throw ConfigError("a configuration must be a JSON object, got " + cfg.dump());
+    for (const auto& [section, body] : cfg.items()) {
+        if (is_annotation(section)) {
+            if (!body.is_string()) type_error(section, "a string", body);
+            continue;
+        }
+        if (std::find(sections().begin(), sections().end(), section) == sections().end())
+            unknown_section(section);
+        if (!body.is_object()) type_error(section, "an object", body);
+        for (const auto& [key, value] : body.items()) {
+            const Field* f = find_field(section, key);
+            if (!f) unknown_key(section, key);
+            check_type(*f, value);
+            f->set(params, value);
+        }
+    }
+    validate(params);
+    return params;
+}
+
+void validate(const SimParams& p) {
+    const auto& pl = p.platform;
+    require(pl.units >= 1 && pl.units <= 64, "platform.units",
+            "must be in 1..64, got " + str(pl.units));
+    require(pl.cores_per_unit >= 1 && pl.cores_per_unit <= 1024, "platform.cores_per_unit",
+            "must be in 1..1024, got " + str(pl.cores_per_unit));
+    require(pl.client_cores >= 1, "platform.client_cores", "must be at least 1, got 0");
+    const uint64_t hw_cores = uint64_t(pl.units) * pl.cores_per_unit;
+    require(pl.client_cores <= hw_cores, "platform.client_cores",
+            "(" + str(pl.client_cores) + ") exceeds platform.units x platform.cores_per_unit (" +
+                str(pl.units) + " x " + str(pl.cores_per_unit) + " = " + str(hw_cores) + ")");
+    const auto& schemes = implemented_schemes();
+    require(std::find(schemes.begin(), schemes.end(), pl.scheme) != schemes.end(),
+            "platform.scheme",
+            "must be one of: " + join(schemes) + "; got " + json(pl.scheme).dump());
+
+    const auto& se = p.se;
+    require_positive(se.clock_ghz, "se.clock_ghz");
+    require(se.cycles_per_message >= 1, "se.cycles_per_message", "must be at least 1, got 0");
+    require(is_pow2(se.indexing_counters), "se.indexing_counters",
+            "must be a power of two (they are indexed by the low address bits), got " +
+                str(se.indexing_counters));
+    require(se.buffer_messages >= 1, "se.buffer_messages", "must be at least 1, got 0");
+
+    const auto& core = p.core;
+    require_positive(core.clock_ghz, "core.clock_ghz");
+    // 0 is refused: the core would silently pick its own quantum (docs/ndp_core.md).
+    require_positive(core.quantum_ns, "core.quantum_ns");
+    require(is_pow2(core.l1_line_bytes), "core.l1_line_bytes",
+            "must be a power of two, got " + str(core.l1_line_bytes));
+    require(core.l1_ways >= 1, "core.l1_ways", "must be at least 1, got 0");
+    const uint64_t way_bytes = uint64_t(core.l1_ways) * core.l1_line_bytes;
+    require(core.l1_bytes >= way_bytes && core.l1_bytes % way_bytes == 0, "core.l1_bytes",
+            "(" + str(core.l1_bytes) + ") must be a non-zero multiple of core.l1_ways x "
+            "core.l1_line_bytes (" + str(way_bytes) + ")");
+
+    const auto& mem = p.memory;
+    require(mem.vaults_per_unit >= 1, "memory.vaults_per_unit", "must be at least 1, got 0");
+    require(mem.banks_per_vault >= 1, "memory.banks_per_vault", "must be at least 1, got 0");
+    require(is_pow2(mem.interleave_bytes), "memory.interleave_bytes",
+            "must be a power of two, got " + str(mem.interleave_bytes));
+    const uint64_t stripe = uint64_t(mem.interleave_bytes) * mem.vaults_per_unit;
+    require(mem.unit_bytes >= stripe && mem.unit_bytes % stripe == 0, "memory.unit_bytes",
+            "(" + str(mem.unit_bytes) + ") must be a non-zero multiple of "
+            "memory.interleave_bytes x memory.vaults_per_unit (" + str(stripe) + ")");
+    // Memory must end below the MMIO window of the address map.
+    require(mem.unit_bytes <= AddressMap::kIoBase / pl.units, "memory.unit_bytes",
+            "x platform.units exceeds the memory window of the address map (" +
+                str(AddressMap::kIoBase) + " bytes)");
+    require_non_negative(mem.t_rcd_ns, "memory.t_rcd_ns");
+    require_non_negative(mem.t_ras_ns, "memory.t_ras_ns");
+    require_non_negative(mem.t_wr_ns, "memory.t_wr_ns");
+    require_non_negative(mem.t_cl_ns, "memory.t_cl_ns");
+    require_non_negative(mem.t_rp_ns, "memory.t_rp_ns");
+    require_non_negative(mem.t_burst_ns, "memory.t_burst_ns");
+
+    const auto& xbar = p.xbar;
+    require_positive(xbar.clock_ghz, "xbar.clock_ghz");
+    require(xbar.flit_bytes >= 1, "xbar.flit_bytes", "must be at least 1, got 0");
+
+    require_positive(p.link.bandwidth_gbps, "link.bandwidth_gbps");
+    require_non_negative(p.link.latency_ns, "link.latency_ns");
+
+    const auto& wl = known_workloads();
+    require(std::find(wl.begin(), wl.end(), p.workload.name) != wl.end(), "workload.name",
+            "must be one of: " + join(wl) + "; got " + json(p.workload.name).dump());
+}
+
+std::vector<std::string> preset_search_path() {
+    std::vector<std::string> dirs;
+    if (const char* env = std::getenv("SYNCRON_PRESET_DIR"); env && *env) dirs.emplace_back(env);
+#ifdef SYNCRON_PRESET_DIR
+    dirs.emplace_back(SYNCRON_PRESET_DIR);
+#endif
+    return dirs;
+}
+
+std::vector<std::string> available_presets() { return preset_names_in(preset_search_path()); }
+
+json load_preset_json(const std::string& name_or_path) {
+    const fs::path file = resolve_preset(name_or_path);
+    if (file.empty()) {
+        std::string msg = "cannot open configuration file " + quoted(name_or_path);
+        if (name_or_path.find('/') == std::string::npos) {
+            const auto dirs = preset_search_path();
+            msg += ": no such file, and no preset " + quoted(name_or_path + ".json") + " in " +
+                   (dirs.empty() ? std::string("(no preset directory)") : join(dirs));
+            const auto names = available_presets();
+            if (!names.empty()) msg += " (available presets: " + join(names) + ")";
+        }
+        throw ConfigError(msg);
+    }
+    return parse_file(file);
+}
+
+SimParams load_preset(const std::string& name_or_path) {
+    const json cfg = load_preset_json(name_or_path);
+    try {
+        return from_json(cfg);
+    } catch (const ConfigError& e) {
+        throw ConfigError(resolve_preset(name_or_path).string() + ": " + e.what());
+    }
+}
+
+void apply_set(json& cfg, const std::string& key_eq_value) {
+    const size_t eq = key_eq_value.find('=');
+    if (eq == std::string::npos)
+        throw ConfigError("--set expects section.key=value, got " + quoted(key_eq_value));
+    const std::string path = key_eq_value.substr(0, eq);
+    const std::string text = key_eq_value.substr(eq + 1);
+    const size_t dot = path.find('.');
+    if (dot == std::string::npos)
+        throw ConfigError("--set expects section.key=value, got " + quoted(key_eq_value) +
+                          ": " + quoted(path) + " is not a section.key");
+    const std::string section = path.substr(0, dot);
+    const std::string key = path.substr(dot + 1);
+    if (std::find(sections().begin(), sections().end(), section) == sections().end())
+        unknown_section(section);
+    const Field* f = find_field(section, key);
+    if (!f) unknown_key(section, key);
+
+    json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    const bool textual = f->kind == Kind::text || f->kind == Kind::timing;
+    if (textual) {
+        // scheme=syncron and scheme="syncron" both mean the string.
+        if (!value.is_string()) value = text;
+    } else if (value.is_discarded()) {
+        const char* expected = f->kind == Kind::real ? "a number" : "a non-negative integer";
+        throw ConfigError(quoted(path) + " must be " + expected + ", got " + json(text).dump());
+    }
+    check_type(*f, value);
+
+    if (cfg.is_null()) cfg = json::object();
+    if (!cfg.is_object())
+        throw ConfigError("a configuration must be a JSON object, got " + cfg.dump());
+    json& body = cfg[section];
+    if (body.is_null()) body = json::object();
+    if (!body.is_object()) type_error(section, "an object", body);
+    body[key] = value;
+}
+
+std::vector<unsigned> client_cores_per_unit(const PlatformParams& platform) {
+    if (platform.units == 0) throw ConfigError("'platform.units' must be at least 1, got 0");
+    const uint64_t hw_cores = uint64_t(platform.units) * platform.cores_per_unit;
+    if (platform.client_cores > hw_cores)
+        throw ConfigError("'platform.client_cores' (" + str(platform.client_cores) +
+                          ") exceeds platform.units x platform.cores_per_unit (" +
+                          str(hw_cores) + ")");
+    const unsigned base = platform.client_cores / platform.units;
+    const unsigned extra = platform.client_cores % platform.units;
+    std::vector<unsigned> split(platform.units, base);
+    for (unsigned u = 0; u < extra; ++u) ++split[u];
+    return split;
+}
+
+} // namespace syncron

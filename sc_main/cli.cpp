@@ -1,0 +1,238 @@
+#include "sc_main/cli.h"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+namespace syncron {
+
+namespace po = boost::program_options;
+using nlohmann::json;
+
+namespace {
+
+std::string join(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+    return out;
+}
+
+// Boost's lexical_cast wraps "-1" into a huge unsigned; parse numbers ourselves.
+uint64_t parse_uint(const std::string& option, const std::string& text, uint64_t max) {
+    uint64_t v = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+    if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
+        throw CliError("invalid value '" + text + "' for option '--" + option +
+                       "': expected a non-negative integer");
+    if (ec == std::errc::result_out_of_range || v > max)
+        throw CliError("invalid value '" + text + "' for option '--" + option +
+                       "': out of range (at most " + std::to_string(max) + ")");
+    return v;
+}
+
+std::string one_of(const std::string& option, const std::string& text,
+                   const std::vector<std::string>& valid) {
+    if (std::find(valid.begin(), valid.end(), text) == valid.end())
+        throw CliError("invalid value '" + text + "' for option '--" + option +
+                       "': valid values are " + join(valid));
+    return text;
+}
+
+void reject_at(const std::string& timing) {
+    // Only the LT platform exists so far; the AT variant is a later issue.
+    if (timing == "at") throw CliError("timing 'at' is not implemented yet; use lt");
+}
+
+unsigned uint_in(const json& cfg, const char* section, const char* key, unsigned fallback) {
+    if (!cfg.contains(section) || !cfg[section].is_object()) return fallback;
+    const json& v = cfg[section].value(key, json());
+    if (!v.is_number_unsigned() || v.get<uint64_t>() > std::numeric_limits<unsigned>::max())
+        return fallback; // from_json reports the bad value later
+    return v.get<unsigned>();
+}
+
+struct Described {
+    po::options_description desc{"Options", 80, 40};
+    po::options_description hidden;
+};
+
+Described describe() {
+    const SimParams d; // the defaults of params.h, which the hmc4 preset states
+    const std::string per_unit = std::to_string(d.platform.client_cores / d.platform.units);
+    std::string presets = join(available_presets());
+    if (presets.empty()) presets = "none found";
+    Described o;
+    // clang-format off
+    o.desc.add_options()
+        ("help,h", "print this help and exit")
+        ("config", po::value<std::string>()->value_name("NAME|FILE")->default_value("hmc4"),
+         ("preset name, looked up as NAME.json in $SYNCRON_PRESET_DIR and then the built-in "
+          "preset directory, or the path of a JSON configuration file (available presets: " +
+          presets + ")").c_str())
+        ("scheme", po::value<std::string>()->value_name("NAME"),
+         ("synchronization scheme: " + join(implemented_schemes()) +
+          " (default: from the configuration; hmc4: " + d.platform.scheme + ")").c_str())
+        ("workload", po::value<std::string>()->value_name("NAME"),
+         ("workload: " + join(known_workloads()) + " (default: from the configuration; hmc4: " +
+          d.workload.name + ")").c_str())
+        ("interval", po::value<std::string>()->value_name("N"),
+         ("instructions between synchronization points (default: from the configuration; "
+          "hmc4: " + std::to_string(d.workload.interval) + ")").c_str())
+        ("ops", po::value<std::string>()->value_name("N"),
+         ("synchronization operations per core (default: from the configuration; hmc4: " +
+          std::to_string(d.workload.ops) + ")").c_str())
+        ("cores", po::value<std::string>()->value_name("N"),
+         ("client cores running the workload, spread evenly over the units (default: from the "
+          "configuration; hmc4: " + std::to_string(d.platform.client_cores) + " = " + per_unit +
+          " per unit)").c_str())
+        ("units", po::value<std::string>()->value_name("N"),
+         ("NDP units, 1..64 (default: from the configuration; hmc4: " +
+          std::to_string(d.platform.units) + "); without --cores the client cores per unit are "
+          "kept (--units 8 on hmc4 runs " + std::to_string(8 * (d.platform.client_cores /
+          d.platform.units)) + " client cores)").c_str())
+        ("timing", po::value<std::string>()->value_name("lt|at"),
+         "timing style of the platform; only lt (loosely timed) is implemented so far "
+         "(default: from the configuration; hmc4: lt)")
+        ("set", po::value<std::vector<std::string>>()->value_name("KEY=VALUE")->composing(),
+         "override one configuration key, e.g. --set se.st_entries=8; repeatable, applied in "
+         "order after the preset and before the flags above (keys: docs/configuration.md)")
+        ("seed", po::value<std::string>()->value_name("N"),
+         ("random seed of the workload (default: from the configuration; hmc4: " +
+          std::to_string(d.workload.seed) + ")").c_str())
+        ("stats", po::value<std::string>()->value_name("FILE.json"),
+         "write the statistics as JSON to FILE.json (default: none)")
+        ("dump-config", "print the final configuration as JSON and exit (default: off)");
+    o.hidden.add_options()
+        ("positional", po::value<std::vector<std::string>>());
+    // clang-format on
+    return o;
+}
+
+std::string help_text(const po::options_description& desc) {
+    std::ostringstream os;
+    os << "Usage: syncron-sim [options]\n\n"
+          "Simulates a near-data-processing system with SynCron hardware synchronization\n"
+          "and reports throughput, latency, traffic, energy and Synchronization Table\n"
+          "statistics. The configuration is the preset given by --config, then every\n"
+          "--set override in order, then the dedicated flags (--scheme, --workload,\n"
+          "--interval, --ops, --cores, --units, --timing, --seed).\n\n"
+       << desc
+       << "\nExamples:\n"
+          "  syncron-sim --workload barrier --interval 2000 --stats barrier.json\n"
+          "  syncron-sim --config hmc4 --set se.st_entries=8 --set core.l1_bytes=32768\n"
+          "  syncron-sim --config my-platform.json --cores 61 --ops 1000 --seed 7\n"
+          "  syncron-sim --units 2 --dump-config > two-units.json\n";
+    return os.str();
+}
+
+} // namespace
+
+CliOptions parse_cli(int argc, const char* const argv[]) {
+    const Described o = describe();
+    CliOptions out;
+    out.help_text = help_text(o.desc);
+
+    po::options_description all;
+    all.add(o.desc).add(o.hidden);
+    po::positional_options_description positional;
+    positional.add("positional", -1);
+    // No guessing of abbreviated options: a new option must not break old scripts.
+    const int style = po::command_line_style::default_style &
+                      ~po::command_line_style::allow_guessing;
+
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc > 0 ? argc : 1, argc > 0 ? argv : nullptr)
+                      .options(all)
+                      .positional(positional)
+                      .style(style)
+                      .run(),
+                  vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw CliError(e.what());
+    }
+    if (vm.count("positional"))
+        throw CliError("unexpected argument '" +
+                       vm["positional"].as<std::vector<std::string>>().front() +
+                       "' (options start with --)");
+
+    if (vm.count("help")) {
+        out.help = true;
+        return out;
+    }
+    out.dump_config = vm.count("dump-config") > 0;
+    if (vm.count("stats")) {
+        out.stats_file = vm["stats"].as<std::string>();
+        if (out.stats_file.empty()) throw CliError("option '--stats' needs a file name");
+    }
+
+    // Check every flag before loading the preset, so a typo is reported as such.
+    auto flag = [&](const char* name) -> std::optional<std::string> {
+        if (!vm.count(name)) return std::nullopt;
+        return vm[name].as<std::string>();
+    };
+    const unsigned umax = std::numeric_limits<unsigned>::max();
+    const auto scheme = flag("scheme");
+    if (scheme) one_of("scheme", *scheme, implemented_schemes());
+    const auto workload = flag("workload");
+    if (workload) one_of("workload", *workload, known_workloads());
+    const auto timing = flag("timing");
+    if (timing) {
+        reject_at(one_of("timing", *timing, {"lt", "at"}));
+    }
+    std::optional<uint64_t> interval, ops, cores, units, seed;
+    if (auto v = flag("interval")) interval = parse_uint("interval", *v, umax);
+    if (auto v = flag("ops")) ops = parse_uint("ops", *v, umax);
+    if (auto v = flag("cores")) cores = parse_uint("cores", *v, umax);
+    if (auto v = flag("units")) units = parse_uint("units", *v, umax);
+    if (auto v = flag("seed")) seed = parse_uint("seed", *v, std::numeric_limits<uint64_t>::max());
+
+    json cfg = load_preset_json(vm["config"].as<std::string>());
+    if (vm.count("set")) {
+        for (const auto& kv : vm["set"].as<std::vector<std::string>>()) apply_set(cfg, kv);
+    }
+
+    if (cfg.is_null()) cfg = json::object();
+    auto put = [&cfg](const char* section, const char* key, json value) {
+        if (!cfg.contains(section) || cfg[section].is_null()) cfg[section] = json::object();
+        if (!cfg[section].is_object())
+            throw ConfigError("'" + std::string(section) + "' must be an object, got " +
+                              cfg[section].dump());
+        cfg[section][key] = std::move(value);
+    };
+    if (units && !cores) {
+        // Keep the clients per unit, so --units alone scales the system.
+        const SimParams d;
+        const unsigned old_units = std::max(1u, uint_in(cfg, "platform", "units", d.platform.units));
+        const unsigned old_cores = uint_in(cfg, "platform", "client_cores", d.platform.client_cores);
+        const unsigned hw = uint_in(cfg, "platform", "cores_per_unit", d.platform.cores_per_unit);
+        const uint64_t per_unit = std::max(1u, std::min(old_cores / old_units, hw));
+        cores = std::min<uint64_t>(*units * per_unit, std::numeric_limits<unsigned>::max());
+    }
+    if (scheme) put("platform", "scheme", *scheme);
+    if (workload) put("workload", "name", *workload);
+    if (timing) put("platform", "timing", *timing);
+    if (interval) put("workload", "interval", *interval);
+    if (ops) put("workload", "ops", *ops);
+    if (units) put("platform", "units", *units);
+    if (cores) put("platform", "client_cores", *cores);
+    if (seed) put("workload", "seed", *seed);
+
+    try {
+        out.params = from_json(cfg);
+    } catch (const ConfigError& e) {
+        throw ConfigError("configuration '" + vm["config"].as<std::string>() + "': " + e.what());
+    }
+    // A preset or --set may ask for AT too.
+    if (out.params.platform.timing == Timing::at) reject_at("at");
+    return out;
+}
+
+} // namespace syncron

@@ -1,0 +1,31 @@
+#pragma once
+// Command line of syncron-sim (docs/configuration.md, "Command line").
+// Precedence: preset (--config) < --set overrides < the dedicated flags.
+#include <string>
+
+#include "models/common/params.h"
+#include "platforms/config/config.h"
+
+namespace syncron {
+
+/// Bad command line (unknown option, malformed value); what() names the option.
+/// A ConfigError, so a caller can treat every start-up error alike.
+class CliError : public ConfigError {
+public:
+    using ConfigError::ConfigError;
+};
+
+struct CliOptions {
+    SimParams params;         ///< the validated configuration to simulate
+    std::string stats_file;   ///< --stats: where to write the statistics JSON; empty = none
+    bool dump_config = false; ///< --dump-config: print the configuration and exit
+    bool help = false;        ///< --help was given: print help_text and exit
+    std::string help_text;    ///< always filled, so a caller can print it after an error too
+};
+
+/// Parses argv (argv[0] is the program name). With --help the configuration is
+/// not loaded, so help works whatever the preset. Throws CliError for a
+/// malformed command line and ConfigError for an invalid configuration.
+CliOptions parse_cli(int argc, const char* const argv[]);
+
+} // namespace syncron

@@ -1,0 +1,159 @@
+// Command line of syncron-sim: flags, precedence, errors, help.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "sc_main/cli.h"
+
+using namespace syncron;
+using nlohmann::json;
+using Catch::Matchers::Contains;
+
+namespace {
+
+CliOptions parse(std::vector<std::string> args) {
+    args.insert(args.begin(), "syncron-sim");
+    std::vector<const char*> argv;
+    for (const auto& a : args) argv.push_back(a.c_str());
+    return parse_cli(static_cast<int>(argv.size()), argv.data());
+}
+
+std::string error_of(std::vector<std::string> args) {
+    try {
+        parse(std::move(args));
+    } catch (const ConfigError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+TEST_CASE("cli: no arguments give the hmc4 defaults", "[cli]") {
+    const CliOptions o = parse({});
+    CHECK(to_json(o.params) == to_json(SimParams{}));
+    CHECK(o.stats_file.empty());
+    CHECK_FALSE(o.dump_config);
+    CHECK_FALSE(o.help);
+    CHECK_FALSE(o.help_text.empty());
+}
+
+TEST_CASE("cli: each flag", "[cli]") {
+    CHECK(parse({"--config", "hmc4"}).params.platform.units == 4);
+    CHECK(parse({"--scheme", "syncron"}).params.platform.scheme == "syncron");
+    CHECK(parse({"--workload", "barrier"}).params.workload.name == "barrier");
+    CHECK(parse({"--workload=semaphore"}).params.workload.name == "semaphore");
+    CHECK(parse({"--workload", "condvar"}).params.workload.name == "condvar");
+    CHECK(parse({"--interval", "5000"}).params.workload.interval == 5000);
+    CHECK(parse({"--ops", "7"}).params.workload.ops == 7);
+    CHECK(parse({"--cores", "61"}).params.platform.client_cores == 61);
+    CHECK(parse({"--timing", "lt"}).params.platform.timing == Timing::lt);
+    CHECK(parse({"--seed", "42"}).params.workload.seed == 42);
+    CHECK(parse({"--set", "se.st_entries=8"}).params.se.st_entries == 8);
+    CHECK(parse({"--stats", "out.json"}).stats_file == "out.json");
+    CHECK(parse({"--dump-config"}).dump_config);
+
+    SECTION("--units keeps the client cores per unit unless --cores is given") {
+        const CliOptions two = parse({"--units", "2"});
+        CHECK(two.params.platform.units == 2);
+        CHECK(two.params.platform.client_cores == 30);
+        const CliOptions eight = parse({"--units", "8"});
+        CHECK(eight.params.platform.client_cores == 120);
+        const CliOptions both = parse({"--units", "2", "--cores", "32"});
+        CHECK(both.params.platform.client_cores == 32);
+    }
+    SECTION("--config takes a file") {
+        const auto file = std::filesystem::temp_directory_path() /
+                          ("syncron-cli-test-" + std::to_string(::getpid()) + ".json");
+        std::ofstream(file) << R"({"description": "small", "platform": {"units": 1, "client_cores": 4}})";
+        const CliOptions o = parse({"--config", file.string()});
+        std::filesystem::remove(file);
+        CHECK(o.params.platform.units == 1);
+        CHECK(o.params.platform.client_cores == 4);
+    }
+}
+
+TEST_CASE("cli: precedence is preset < --set < flags", "[cli]") {
+    const CliOptions set_only = parse({"--set", "workload.interval=77"});
+    CHECK(set_only.params.workload.interval == 77);
+    const CliOptions flag_wins =
+        parse({"--interval", "99", "--set", "workload.interval=77", "--set", "workload.ops=5"});
+    CHECK(flag_wins.params.workload.interval == 99);
+    CHECK(flag_wins.params.workload.ops == 5);
+    // A flag wins over --set even when --set alone would be inconsistent.
+    const CliOptions cores = parse({"--set", "platform.client_cores=100", "--cores", "20"});
+    CHECK(cores.params.platform.client_cores == 20);
+    CHECK(parse({"--set", "workload.name=barrier", "--workload", "lock"}).params.workload.name ==
+          "lock");
+    // --units scales the client cores per unit of the preset with its --set overrides.
+    const CliOptions units = parse({"--set", "platform.units=2", "--set",
+                                    "platform.client_cores=10", "--units", "4"});
+    CHECK(units.params.platform.units == 4);
+    CHECK(units.params.platform.client_cores == 20);
+    // ... but never above the hardware cores of a unit.
+    const CliOptions capped = parse({"--set", "platform.units=1", "--units", "4"});
+    CHECK(capped.params.platform.client_cores == 64);
+}
+
+TEST_CASE("cli: --set is repeatable and applied in order", "[cli]") {
+    const CliOptions o = parse({"--set", "se.st_entries=8", "--set", "core.l1_bytes=32768",
+                                "--set=link.latency_ns=10.5", "--set", "se.st_entries=4"});
+    CHECK(o.params.se.st_entries == 4);
+    CHECK(o.params.core.l1_bytes == 32768);
+    CHECK(o.params.link.latency_ns == 10.5);
+}
+
+TEST_CASE("cli: bad values name the option", "[cli]") {
+    CHECK_THAT(error_of({"--interval", "abc"}), Contains("'--interval'") && Contains("abc"));
+    CHECK_THAT(error_of({"--interval", "-5"}), Contains("'--interval'"));
+    CHECK_THAT(error_of({"--interval", "12x"}), Contains("'--interval'"));
+    CHECK_THAT(error_of({"--interval", "99999999999"}),
+               Contains("'--interval'") && Contains("out of range"));
+    CHECK_THAT(error_of({"--interval"}), Contains("--interval"));
+    CHECK_THAT(error_of({"--ops", "1.5"}), Contains("'--ops'"));
+    CHECK_THAT(error_of({"--cores", "many"}), Contains("'--cores'"));
+    CHECK_THAT(error_of({"--units", ""}), Contains("'--units'"));
+    CHECK_THAT(error_of({"--seed", "x"}), Contains("'--seed'"));
+    CHECK_THAT(error_of({"--scheme", "central"}), Contains("'--scheme'") && Contains("syncron"));
+    CHECK_THAT(error_of({"--workload", "mutex"}), Contains("'--workload'") && Contains("condvar"));
+    CHECK_THAT(error_of({"--timing", "ca"}), Contains("'--timing'"));
+    CHECK_THAT(error_of({"--timing", "at"}), Contains("timing 'at' is not implemented yet; use lt"));
+    CHECK_THAT(error_of({"--set", "platform.timing=at"}), Contains("timing 'at' is not implemented"));
+    CHECK_THAT(error_of({"--set", "se.st_entries=abc"}), Contains("'se.st_entries'"));
+    CHECK_THAT(error_of({"--set", "se.nope=1"}), Contains("'se.nope'"));
+    CHECK_THAT(error_of({"--cores", "65"}), Contains("'platform.client_cores'"));
+    CHECK_THAT(error_of({"--config", "no-such-preset"}), Contains("no-such-preset"));
+    CHECK_THAT(error_of({"--ops", "1", "--ops", "2"}), Contains("--ops"));
+}
+
+TEST_CASE("cli: unknown options and stray arguments", "[cli]") {
+    CHECK_THAT(error_of({"--frobnicate"}), Contains("--frobnicate"));
+    // Abbreviations are not guessed.
+    CHECK_THAT(error_of({"--inter", "5"}), Contains("--inter"));
+    CHECK_THAT(error_of({"lock"}), Contains("'lock'"));
+    // Every command-line error is a CliError (and so a ConfigError).
+    CHECK_THROWS_AS(parse({"--frobnicate"}), CliError);
+    CHECK_THROWS_AS(parse({"--interval", "abc"}), CliError);
+}
+
+TEST_CASE("cli: --help lists every option with its default and an example", "[cli]") {
+    const CliOptions o = parse({"--help"});
+    CHECK(o.help);
+    for (const char* opt : {"--help", "--config", "--scheme", "--workload", "--interval", "--ops",
+                            "--cores", "--units", "--timing", "--set", "--seed", "--stats",
+                            "--dump-config"}) {
+        INFO(opt);
+        CHECK_THAT(o.help_text, Contains(opt));
+    }
+    CHECK_THAT(o.help_text, Contains("hmc4"));
+    CHECK_THAT(o.help_text, Contains("default"));
+    CHECK_THAT(o.help_text, Contains("Examples:"));
+    CHECK_THAT(o.help_text, Contains("lock, barrier, semaphore, condvar"));
+    // Help does not need a loadable configuration.
+    CHECK(parse({"-h", "--config", "no-such-preset"}).help);
+}

@@ -1,0 +1,317 @@
+// Configuration: JSON <-> SimParams, presets, --set overrides, validation.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include "platforms/config/config.h"
+
+using namespace syncron;
+using nlohmann::json;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// A configuration with one key changed, for the error-class tests.
+json with(const std::string& section, const std::string& key, json value) {
+    json cfg = json::object();
+    cfg[section][key] = std::move(value);
+    return cfg;
+}
+
+// Expects from_json(cfg) to throw a ConfigError mentioning every given fragment.
+void expect_error(const json& cfg, std::initializer_list<const char*> fragments) {
+    try {
+        from_json(cfg);
+        FAIL("no ConfigError for " << cfg.dump());
+    } catch (const ConfigError& e) {
+        for (const char* f : fragments) CHECK_THAT(e.what(), Contains(f));
+    }
+}
+
+std::string what_of_set(json& cfg, const std::string& kv) {
+    try {
+        apply_set(cfg, kv);
+    } catch (const ConfigError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// A scratch directory removed at the end of the test.
+struct TempDir {
+    std::filesystem::path path;
+    TempDir() {
+        path = std::filesystem::temp_directory_path() /
+               ("syncron-config-test-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(path);
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+    std::string write(const std::string& name, const std::string& text) const {
+        std::ofstream(path / name) << text;
+        return (path / name).string();
+    }
+};
+
+} // namespace
+
+TEST_CASE("config: defaults round-trip through JSON", "[config]") {
+    const SimParams defaults;
+    const json j = to_json(defaults);
+    CHECK(to_json(from_json(j)) == j);
+    // Every section and field is written.
+    for (const char* s : {"platform", "se", "core", "memory", "xbar", "link", "workload"})
+        CHECK(j.contains(s));
+    CHECK(j["platform"].size() == 5);
+    CHECK(j["se"].size() == 7);
+    CHECK(j["core"].size() == 6);
+    CHECK(j["memory"].size() == 10);
+    CHECK(j["xbar"].size() == 4);
+    CHECK(j["link"].size() == 2);
+    CHECK(j["workload"].size() == 4);
+    CHECK(j["platform"]["timing"] == "lt");
+    CHECK(j["se"]["st_entries"] == 64);
+    CHECK(j["memory"]["unit_bytes"] == (1ull << 30));
+    // An empty (or null) configuration is the defaults.
+    CHECK(to_json(from_json(json::object())) == j);
+    CHECK(to_json(from_json(json())) == j);
+}
+
+TEST_CASE("config: a changed value round-trips", "[config]") {
+    SimParams p;
+    p.platform.timing = Timing::at;
+    p.se.st_entries = 0;
+    p.core.clock_ghz = 3.3;
+    p.memory.unit_bytes = 1ull << 34;
+    p.workload.name = "condvar";
+    p.workload.seed = 0xffffffffffffffffull;
+    const SimParams q = from_json(to_json(p));
+    CHECK(q.platform.timing == Timing::at);
+    CHECK(q.se.st_entries == 0);
+    CHECK(q.core.clock_ghz == 3.3);
+    CHECK(q.memory.unit_bytes == (1ull << 34));
+    CHECK(q.workload.name == "condvar");
+    CHECK(q.workload.seed == 0xffffffffffffffffull);
+}
+
+TEST_CASE("config: partial configuration keeps the other defaults", "[config]") {
+    const SimParams p = from_json(json::parse(R"({"se": {"st_entries": 8}, "link": {"latency_ns": 0}})"));
+    CHECK(p.se.st_entries == 8);
+    CHECK(p.link.latency_ns == 0.0);
+    CHECK(p.se.indexing_counters == 256);
+    CHECK(p.platform.client_cores == 60);
+}
+
+TEST_CASE("config: the hmc4 preset is complete and equals the defaults", "[config]") {
+    const json raw = load_preset_json("hmc4");
+    CHECK(raw.value("name", "") == "hmc4");
+    CHECK(raw.contains("description"));
+    const json defaults = to_json(SimParams{});
+    // Every key of every section is stated in the file, not left to the defaults.
+    for (const auto& [section, body] : defaults.items())
+        for (const auto& [key, value] : body.items()) {
+            INFO(section << "." << key);
+            CHECK(raw[section].contains(key));
+        }
+    CHECK(to_json(load_preset("hmc4")) == defaults);
+    CHECK(std::find(available_presets().begin(), available_presets().end(), "hmc4") !=
+          available_presets().end());
+}
+
+TEST_CASE("config: presets by path, by name and errors", "[config]") {
+    TempDir dir;
+    const std::string good = dir.write("tiny.json", R"({"name": "tiny", "platform": {"units": 2, "client_cores": 8}})");
+    const std::string bad_json = dir.write("broken.json", R"({"se": {"st_entries": 8,}})");
+    const std::string bad_key = dir.write("typo.json", R"({"se": {"st_entriez": 8}})");
+
+    SECTION("an existing file") {
+        const SimParams p = load_preset(good);
+        CHECK(p.platform.units == 2);
+        CHECK(p.platform.client_cores == 8);
+    }
+    SECTION("a name in $SYNCRON_PRESET_DIR") {
+        struct EnvGuard { // unset even when the load throws
+            explicit EnvGuard(const char* v) { ::setenv("SYNCRON_PRESET_DIR", v, 1); }
+            ~EnvGuard() { ::unsetenv("SYNCRON_PRESET_DIR"); }
+        } env(dir.path.c_str());
+        CHECK(preset_search_path().front() == dir.path.string());
+        CHECK(load_preset("tiny").platform.units == 2);
+        // The built-in directory is still searched after it.
+        CHECK(load_preset("hmc4").platform.units == 4);
+    }
+    SECTION("JSON parse errors name the file") {
+        try {
+            load_preset(bad_json);
+            FAIL("no error");
+        } catch (const ConfigError& e) {
+            CHECK_THAT(e.what(), Contains("broken.json"));
+            CHECK_THAT(e.what(), Contains("parse error"));
+        }
+    }
+    SECTION("errors in a file name the file and the key") {
+        try {
+            load_preset(bad_key);
+            FAIL("no error");
+        } catch (const ConfigError& e) {
+            CHECK_THAT(e.what(), Contains("typo.json"));
+            CHECK_THAT(e.what(), Contains("'se.st_entriez'"));
+        }
+    }
+    SECTION("a missing file") {
+        CHECK_THROWS_WITH(load_preset((dir.path / "nope.json").string()),
+                          Contains("cannot open configuration file") && Contains("nope.json"));
+        CHECK_THROWS_WITH(load_preset("no-such-preset"),
+                          Contains("cannot open configuration file 'no-such-preset'") &&
+                              Contains("hmc4"));
+    }
+}
+
+TEST_CASE("config: unknown sections and keys", "[config]") {
+    expect_error(with("se", "st_entriez", 64),
+                 {"unknown configuration key 'se.st_entriez'", "did you mean 'se.st_entries'"});
+    expect_error(with("sx", "st_entries", 64), {"unknown configuration section 'sx'"});
+    expect_error(json::parse(R"({"se": 3})"), {"'se' must be an object"});
+    expect_error(json::parse(R"([1, 2])"), {"must be a JSON object"});
+    // Only "name" and "description" may sit beside the sections, as strings.
+    CHECK_NOTHROW(from_json(json::parse(R"({"name": "x", "description": "y"})")));
+    expect_error(json::parse(R"({"name": 5})"), {"'name' must be a string"});
+}
+
+TEST_CASE("config: wrongly typed values", "[config]") {
+    expect_error(with("se", "st_entries", "abc"),
+                 {"'se.st_entries' must be a non-negative integer, got \"abc\""});
+    expect_error(with("se", "st_entries", -1), {"'se.st_entries'", "non-negative integer", "-1"});
+    expect_error(with("se", "st_entries", 1.5), {"'se.st_entries'", "1.5"});
+    expect_error(with("se", "st_entries", true), {"'se.st_entries'", "true"});
+    expect_error(with("se", "st_entries", 5000000000ull), {"'se.st_entries'", "out of range"});
+    expect_error(with("se", "clock_ghz", "fast"), {"'se.clock_ghz' must be a number"});
+    expect_error(with("platform", "scheme", 3), {"'platform.scheme' must be a string"});
+    expect_error(with("platform", "timing", "tlm"), {"'platform.timing'", "lt, at"});
+    // Integers are fine where a real number is expected.
+    CHECK(from_json(with("se", "clock_ghz", 2)).se.clock_ghz == 2.0);
+}
+
+TEST_CASE("config: out-of-range and inconsistent values", "[config]") {
+    expect_error(with("se", "clock_ghz", 0), {"'se.clock_ghz'", "> 0"});
+    expect_error(with("core", "clock_ghz", -2.5), {"'core.clock_ghz'"});
+    expect_error(with("xbar", "clock_ghz", 0.0), {"'xbar.clock_ghz'"});
+    expect_error(with("core", "l1_bytes", 1000), {"'core.l1_bytes'", "multiple"});
+    expect_error(with("core", "l1_bytes", 0), {"'core.l1_bytes'"});
+    expect_error(with("core", "l1_line_bytes", 48), {"'core.l1_line_bytes'", "power of two"});
+    expect_error(with("core", "l1_ways", 0), {"'core.l1_ways'"});
+    expect_error(with("se", "indexing_counters", 0), {"'se.indexing_counters'"});
+    expect_error(with("se", "indexing_counters", 100), {"'se.indexing_counters'", "power of two"});
+    expect_error(with("se", "cycles_per_message", 0), {"'se.cycles_per_message'"});
+    expect_error(with("se", "buffer_messages", 0), {"'se.buffer_messages'"});
+    expect_error(with("platform", "units", 0), {"'platform.units'"});
+    expect_error(with("platform", "units", 65), {"'platform.units'", "1..64"});
+    expect_error(with("platform", "cores_per_unit", 0), {"'platform.cores_per_unit'"});
+    expect_error(with("platform", "cores_per_unit", 1025), {"'platform.cores_per_unit'"});
+    expect_error(with("platform", "client_cores", 0), {"'platform.client_cores'"});
+    expect_error(with("platform", "client_cores", 65), {"'platform.client_cores'", "64"});
+    expect_error(with("platform", "scheme", "flat"), {"'platform.scheme'", "syncron", "flat"});
+    expect_error(with("workload", "name", "mutex"),
+                 {"'workload.name'", "lock, barrier, semaphore, condvar"});
+    expect_error(with("memory", "unit_bytes", 1000000), {"'memory.unit_bytes'", "multiple"});
+    expect_error(with("memory", "interleave_bytes", 96), {"'memory.interleave_bytes'", "power of two"});
+    expect_error(with("memory", "vaults_per_unit", 0), {"'memory.vaults_per_unit'"});
+    expect_error(with("memory", "unit_bytes", 1ull << 47), {"'memory.unit_bytes'", "memory window"});
+    for (const char* key : {"t_rcd_ns", "t_ras_ns", "t_wr_ns", "t_cl_ns", "t_rp_ns", "t_burst_ns"}) {
+        INFO(key);
+        expect_error(with("memory", key, -1.0), {key, "negative"});
+    }
+    expect_error(with("link", "latency_ns", -40), {"'link.latency_ns'", "negative"});
+    expect_error(with("link", "bandwidth_gbps", 0), {"'link.bandwidth_gbps'", "> 0"});
+    expect_error(with("core", "quantum_ns", -1), {"'core.quantum_ns'"});
+    expect_error(with("core", "quantum_ns", 0), {"'core.quantum_ns'", "> 0"});
+    // Boundaries that are valid.
+    CHECK_NOTHROW(from_json(with("se", "st_entries", 0)));
+    CHECK_NOTHROW(from_json(with("platform", "units", 64)));
+    CHECK_NOTHROW(from_json(json::parse(R"({"platform": {"units": 1, "cores_per_unit": 1024, "client_cores": 1024}})")));
+    CHECK_NOTHROW(from_json(with("link", "latency_ns", 0)));
+    CHECK_NOTHROW(from_json(with("platform", "timing", "at")));
+}
+
+TEST_CASE("config: --set parses ints, doubles, strings and bools", "[config]") {
+    json cfg = load_preset_json("hmc4");
+    apply_set(cfg, "se.st_entries=8");
+    apply_set(cfg, "link.latency_ns=12.5");
+    apply_set(cfg, "core.clock_ghz=3");
+    apply_set(cfg, "workload.name=barrier");
+    apply_set(cfg, "platform.scheme=\"syncron\"");
+    apply_set(cfg, "workload.seed=18446744073709551615");
+    CHECK(cfg["se"]["st_entries"] == 8);
+    CHECK(cfg["workload"]["name"] == "barrier");
+    const SimParams p = from_json(cfg);
+    CHECK(p.se.st_entries == 8);
+    CHECK(p.link.latency_ns == 12.5);
+    CHECK(p.core.clock_ghz == 3.0);
+    CHECK(p.workload.name == "barrier");
+    CHECK(p.platform.scheme == "syncron");
+    CHECK(p.workload.seed == 18446744073709551615ull);
+
+    SECTION("a later --set wins") {
+        apply_set(cfg, "se.st_entries=16");
+        CHECK(from_json(cfg).se.st_entries == 16);
+    }
+    SECTION("bools parse as JSON and are refused where a number is expected") {
+        CHECK_THAT(what_of_set(cfg, "se.st_entries=true"),
+                   Contains("'se.st_entries'") && Contains("true"));
+        // A string field takes the text as written.
+        apply_set(cfg, "workload.name=false");
+        CHECK(cfg["workload"]["name"] == "false");
+        CHECK_THROWS_WITH(from_json(cfg), Contains("'workload.name'"));
+    }
+    SECTION("the value may contain '='") {
+        apply_set(cfg, "workload.name=a=b");
+        CHECK(cfg["workload"]["name"] == "a=b");
+    }
+    SECTION("into an empty configuration") {
+        json empty;
+        apply_set(empty, "xbar.flit_bytes=32");
+        CHECK(from_json(empty).xbar.flit_bytes == 32);
+    }
+}
+
+TEST_CASE("config: --set errors name the key", "[config]") {
+    json cfg = json::object();
+    CHECK_THAT(what_of_set(cfg, "se.st_entries=abc"),
+               Contains("'se.st_entries' must be a non-negative integer, got \"abc\""));
+    CHECK_THAT(what_of_set(cfg, "se.clock_ghz=fast"), Contains("'se.clock_ghz' must be a number"));
+    CHECK_THAT(what_of_set(cfg, "se.st_entries=-4"), Contains("'se.st_entries'"));
+    CHECK_THAT(what_of_set(cfg, "se.st_entries=1.5"), Contains("'se.st_entries'"));
+    CHECK_THAT(what_of_set(cfg, "se.st_entries="), Contains("'se.st_entries'"));
+    CHECK_THAT(what_of_set(cfg, "se.st_entriez=8"),
+               Contains("unknown configuration key 'se.st_entriez'"));
+    CHECK_THAT(what_of_set(cfg, "sx.st_entries=8"),
+               Contains("unknown configuration section 'sx'"));
+    CHECK_THAT(what_of_set(cfg, "st_entries=8"), Contains("'st_entries' is not a section.key"));
+    CHECK_THAT(what_of_set(cfg, "se.st_entries"), Contains("key=value") && Contains("se.st_entries"));
+    CHECK_THAT(what_of_set(cfg, "platform.timing=5"), Contains("'platform.timing'"));
+    // A failed --set leaves the configuration unchanged.
+    CHECK(cfg == json::object());
+}
+
+TEST_CASE("config: client cores per unit", "[config]") {
+    PlatformParams p;
+    CHECK(client_cores_per_unit(p) == std::vector<unsigned>{15, 15, 15, 15});
+    p.client_cores = 61;
+    CHECK(client_cores_per_unit(p) == std::vector<unsigned>{16, 15, 15, 15});
+    p.client_cores = 63;
+    CHECK(client_cores_per_unit(p) == std::vector<unsigned>{16, 16, 16, 15});
+    p.client_cores = 64;
+    CHECK(client_cores_per_unit(p) == std::vector<unsigned>{16, 16, 16, 16});
+    p.client_cores = 2;
+    CHECK(client_cores_per_unit(p) == std::vector<unsigned>{1, 1, 0, 0});
+    p.units = 1;
+    p.client_cores = 16;
+    CHECK(client_cores_per_unit(p) == std::vector<unsigned>{16});
+    p.client_cores = 17;
+    CHECK_THROWS_AS(client_cores_per_unit(p), ConfigError);
+    p.units = 0;
+    CHECK_THROWS_AS(client_cores_per_unit(p), ConfigError);
+}
