@@ -70,6 +70,11 @@ struct WorkloadParams {
     unsigned interval = 200;           ///< instructions between synchronization points
     unsigned ops = 100;                ///< synchronization operations per core
     uint64_t seed = 1;
+    unsigned variables = 1;            ///< synchronization variables, spread over the units
+    /// Also check the invariant in simulated memory (a shared counter in the
+    /// critical section, epoch words at barriers). Off = the paper's empty
+    /// critical section; host-side invariant checks run either way.
+    bool memory_check = false;
 };
 
 struct SimParams {

@@ -39,10 +39,12 @@ unsigned Crossbar::flits(unsigned bytes) const {
 
 Crossbar::Schedule Crossbar::schedule(unsigned port, unsigned bytes, const sc_time& arrival) {
     Port& p = m_ports[port];
+    // Nothing can arrive before the current time: older bookings are dead.
+    p.timeline.prune(sc_core::sc_time_stamp());
+    const sc_time occupancy = m_cycle * static_cast<double>(flits(bytes));
     Schedule s;
-    s.start = std::max(arrival, p.busy_until);
-    s.port_free = s.start + m_cycle * static_cast<double>(flits(bytes));
-    p.busy_until = s.port_free;
+    s.start = p.timeline.book(arrival, occupancy);
+    s.port_free = s.start + occupancy;
     ++p.transfers;
     p.bytes += bytes;
     m_queueing += s.start - arrival;

@@ -3,9 +3,10 @@
 // (docs/crossbar.md). Loosely-timed: b_transport adds the arbiter and hop
 // cycles plus the wait for the output port to the delay, then forwards the
 // payload unchanged (addresses are global, no translation).
-// Each output port is a "busy-until" resource occupied ceil(bytes/flit) cycles
-// per transfer. The timing helpers are separate from the transport code so an
-// nb_transport (AT) path can reuse them.
+// Each output port is a ResourceTimeline occupied ceil(bytes/flit) cycles per
+// transfer, booked first fit so temporally decoupled initiators do not queue
+// behind each other's future bookings. The timing helpers are separate from
+// the transport code so an nb_transport (AT) path can reuse them.
 #include <cstdint>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "models/common/params.h"
+#include "models/common/resource_timeline.h"
 #include "models/interconnect/router.h"
 
 namespace syncron {
@@ -44,7 +46,9 @@ public:
     sc_core::sc_time hop_latency() const;
     /// Flits a transfer of `bytes` occupies an output port (at least one).
     unsigned flits(unsigned bytes) const;
-    const sc_core::sc_time& port_busy_until(unsigned port) const { return m_ports.at(port).busy_until; }
+    /// End of the last booking of output `port`.
+    sc_core::sc_time port_busy_until(unsigned port) const { return m_ports.at(port).timeline.busy_until(); }
+    const ResourceTimeline& port_timeline(unsigned port) const { return m_ports.at(port).timeline; }
 
     // Statistics (per output port after elaboration).
     unsigned num_ports() const { return static_cast<unsigned>(m_ports.size()); }
@@ -60,7 +64,7 @@ public:
 
 private:
     struct Port {
-        sc_core::sc_time busy_until;
+        ResourceTimeline timeline;
         uint64_t transfers = 0;
         uint64_t bytes = 0;
     };
@@ -76,8 +80,8 @@ private:
 
     /// Output port for the payload, or -1 after setting the error response.
     int decode(tlm::tlm_generic_payload& trans, bool warn);
-    /// Reserve `port` for a transfer arriving at `arrival`; updates port state
-    /// and statistics.
+    /// Book `port` for a transfer arriving at `arrival` (first fit); updates
+    /// port state and statistics.
     Schedule schedule(unsigned port, unsigned bytes, const sc_core::sc_time& arrival);
 
     XbarParams m_params;

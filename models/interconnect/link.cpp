@@ -7,6 +7,10 @@ namespace syncron {
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
+namespace {
+constexpr double kLineBytes = 64.0; // the line latency_ns is quoted for
+} // namespace
+
 Link::Link(const sc_core::sc_module_name& name, unsigned src_unit, unsigned dst_unit,
            const LinkParams& params)
     : sc_module(name),
@@ -14,10 +18,13 @@ Link::Link(const sc_core::sc_module_name& name, unsigned src_unit, unsigned dst_
       out("out"),
       m_src(src_unit),
       m_dst(dst_unit),
-      m_params(params),
-      m_latency(params.latency_ns, SC_NS) {
+      m_params(params) {
     if (params.bandwidth_gbps <= 0 || params.latency_ns < 0)
         SC_REPORT_ERROR(this->name(), "link: bandwidth_gbps must be positive and latency_ns not negative");
+    // latency_ns is quoted per 64 B line with its serialization included; a
+    // latency shorter than that serialization leaves no fixed part.
+    if (params.bandwidth_gbps > 0)
+        m_latency = sc_time(std::max(0.0, params.latency_ns - kLineBytes / params.bandwidth_gbps), SC_NS);
     in.register_b_transport(this, &Link::b_transport);
     in.register_transport_dbg(this, &Link::transport_dbg);
 }
@@ -27,12 +34,13 @@ sc_time Link::serialization(unsigned bytes) const {
 }
 
 Link::Schedule Link::schedule(unsigned bytes, const sc_time& arrival) {
+    // Nothing can arrive before the current time: older bookings are dead.
+    m_serializer.prune(sc_core::sc_time_stamp());
     Schedule s;
-    s.start = std::max(arrival, m_busy_until);
     const sc_time ser = serialization(bytes);
+    s.start = m_serializer.book(arrival, ser);
     s.link_free = s.start + ser;
     s.arrive = s.link_free + m_latency;
-    m_busy_until = s.link_free;
     ++m_transfers;
     m_bytes += bytes;
     m_busy += ser;
@@ -43,7 +51,7 @@ Link::Schedule Link::schedule(unsigned bytes, const sc_time& arrival) {
 void Link::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     const sc_time arrival = sc_core::sc_time_stamp() + delay;
     const Schedule s = schedule(trans.get_data_length(), arrival);
-    delay += s.arrive - arrival; // queueing + serialization + fixed latency
+    delay += s.arrive - arrival; // queueing + serialization + fixed pipeline latency
     out->b_transport(trans, delay);
 }
 

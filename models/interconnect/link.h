@@ -1,10 +1,13 @@
 #pragma once
 // One direction of an inter-cube link between two units (docs/link.md).
-// Loosely-timed: b_transport adds the fixed link latency, the serialization
-// of the data at the link bandwidth, and any wait for the link to be free,
-// then forwards the payload unchanged. The serializer is a "busy-until"
-// resource; the timing helpers are separate from the transport code so an
-// nb_transport (AT) path can reuse them.
+// Loosely-timed: b_transport adds the wait for the serializer, the
+// serialization of the data at the link bandwidth and the fixed pipeline
+// latency, then forwards the payload unchanged. latency_ns is the time of one
+// 64 B line on an idle link, serialization included, so the fixed part is
+// latency_ns - 64 B / bandwidth. The serializer is a ResourceTimeline (first
+// fit, so temporally decoupled initiators do not queue behind each other's
+// future bookings); the timing helpers are separate from the transport code so
+// an nb_transport (AT) path can reuse them.
 #include <cstdint>
 
 #include <systemc>
@@ -13,6 +16,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "models/common/params.h"
+#include "models/common/resource_timeline.h"
 
 namespace syncron {
 
@@ -26,7 +30,7 @@ public:
     struct Schedule {
         sc_core::sc_time start;     ///< serializer granted
         sc_core::sc_time link_free; ///< last byte sent
-        sc_core::sc_time arrive;    ///< last byte delivered (link_free + latency)
+        sc_core::sc_time arrive;    ///< last byte delivered (link_free + latency())
     };
 
     Link(const sc_core::sc_module_name& name, unsigned src_unit, unsigned dst_unit,
@@ -39,13 +43,19 @@ public:
     // Timing helpers (no side effects).
     /// Time to push `bytes` through the link at bandwidth_gbps (GB/s = bytes/ns).
     sc_core::sc_time serialization(unsigned bytes) const;
+    /// Fixed pipeline latency: latency_ns minus the serialization of one 64 B
+    /// line, at least 0.
     sc_core::sc_time latency() const { return m_latency; }
-    const sc_core::sc_time& busy_until() const { return m_busy_until; }
+    /// Time of a transfer of `bytes` on an idle link: latency() + serialization(bytes).
+    sc_core::sc_time transfer_latency(unsigned bytes) const { return m_latency + serialization(bytes); }
+    /// End of the last serializer booking.
+    sc_core::sc_time busy_until() const { return m_serializer.busy_until(); }
+    const ResourceTimeline& serializer() const { return m_serializer; }
 
     // Statistics.
     uint64_t transfers() const { return m_transfers; }
     uint64_t bytes() const { return m_bytes; }
-    /// Total time the serializer was occupied.
+    /// Total time the serializer was occupied (since the last reset_stats()).
     const sc_core::sc_time& busy_time() const { return m_busy; }
     /// Sum over transfers of the time spent waiting for the link.
     const sc_core::sc_time& queueing_delay() const { return m_queueing; }
@@ -59,15 +69,15 @@ private:
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     unsigned transport_dbg(tlm::tlm_generic_payload& trans);
 
-    /// Reserve the serializer for `bytes` arriving at `arrival`; updates the
-    /// link state and statistics.
+    /// Book the serializer for `bytes` arriving at `arrival` (first fit);
+    /// updates the link state and statistics.
     Schedule schedule(unsigned bytes, const sc_core::sc_time& arrival);
 
     unsigned m_src;
     unsigned m_dst;
     LinkParams m_params;
     sc_core::sc_time m_latency;
-    sc_core::sc_time m_busy_until;
+    ResourceTimeline m_serializer;
 
     uint64_t m_transfers = 0;
     uint64_t m_bytes = 0;

@@ -26,7 +26,7 @@ VaultController::VaultController(const sc_core::sc_module_name& name, unsigned u
       m_params(params),
       m_map(map),
       m_store(store),
-      m_bank_busy_until(params.banks_per_vault, sc_core::SC_ZERO_TIME),
+      m_banks(params.banks_per_vault),
       m_bank_conflicts(params.banks_per_vault, 0) {
     if (params.banks_per_vault == 0 || vault >= params.vaults_per_unit || unit >= map.units())
         SC_REPORT_ERROR(this->name(), "vault controller: unit/vault index or bank count out of range");
@@ -53,11 +53,12 @@ sc_time VaultController::bank_occupancy(bool is_write, unsigned len) const {
 
 VaultController::Schedule VaultController::schedule(unsigned bank, bool is_write, unsigned len,
                                                     const sc_time& arrival) {
-    sc_time& busy = m_bank_busy_until[bank];
+    ResourceTimeline& tl = m_banks[bank];
+    // Nothing can arrive before the current time: older bookings are dead.
+    tl.prune(sc_core::sc_time_stamp());
     Schedule s;
-    s.start = std::max(arrival, busy);
+    s.start = tl.book(arrival, bank_occupancy(is_write, len));
     if (s.start > arrival) ++m_bank_conflicts[bank];
-    busy = s.start + bank_occupancy(is_write, len);
     s.done = s.start + access_latency(is_write, len);
     return s;
 }

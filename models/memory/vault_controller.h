@@ -3,9 +3,11 @@
 // Loosely-timed target: b_transport adds the access latency and any bank
 // queueing to the annotated delay and never waits. Closed-page policy: every
 // access activates its row and the bank precharges right after.
-// Contention is per-bank "busy-until" bookkeeping on the request's effective
-// time (sc_time_stamp() + delay); the timing helpers are separate from the
-// transport code so an nb_transport (AT) path can reuse them.
+// Contention is a per-bank ResourceTimeline booked at the request's effective
+// time (sc_time_stamp() + delay), first fit, so temporally decoupled
+// initiators do not queue behind each other's future bookings; the timing
+// helpers are separate from the transport code so an nb_transport (AT) path
+// can reuse them.
 #include <cstdint>
 #include <vector>
 
@@ -15,6 +17,7 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
+#include "models/common/resource_timeline.h"
 #include "models/memory/backing_store.h"
 
 namespace syncron {
@@ -49,8 +52,9 @@ public:
     sc_core::sc_time bank_occupancy(bool is_write, unsigned len) const;
     /// 64 B bursts needed for len bytes (at least one).
     static unsigned bursts(unsigned len) { return len == 0 ? 1u : (len + 63u) / 64u; }
-    /// Time from which `bank` accepts a new access.
-    const sc_core::sc_time& bank_busy_until(unsigned bank) const { return m_bank_busy_until.at(bank); }
+    /// End of the last booking of `bank` (it may still have earlier gaps).
+    sc_core::sc_time bank_busy_until(unsigned bank) const { return m_banks.at(bank).busy_until(); }
+    const ResourceTimeline& bank_timeline(unsigned bank) const { return m_banks.at(bank); }
 
     // Statistics.
     uint64_t reads() const { return m_reads; }
@@ -62,7 +66,7 @@ public:
     /// Sum over accesses of the delay added (bank queueing + access latency).
     const sc_core::sc_time& total_latency() const { return m_total_latency; }
     sc_core::sc_time average_latency() const;
-    /// Accesses that found their bank busy and had to wait.
+    /// Accesses that found their bank busy at their arrival and had to wait.
     uint64_t bank_conflicts(unsigned bank) const { return m_bank_conflicts.at(bank); }
     uint64_t bank_conflicts() const;
     /// Requests rejected with an error response (address, byte enable, burst).
@@ -76,8 +80,8 @@ private:
 
     /// TLM_OK_RESPONSE if this vault can serve the payload, else the error to return.
     tlm::tlm_response_status check(const tlm::tlm_generic_payload& trans, bool warn) const;
-    /// Reserve the bank for an access arriving at `arrival`; updates bank state
-    /// and conflict statistics.
+    /// Book the bank for an access arriving at `arrival` (first fit); updates
+    /// bank state and conflict statistics.
     Schedule schedule(unsigned bank, bool is_write, unsigned len, const sc_core::sc_time& arrival);
     /// Move the data between the payload and the backing store.
     void copy_data(tlm::tlm_generic_payload& trans);
@@ -88,7 +92,7 @@ private:
     const AddressMap& m_map;
     BackingStore& m_store;
 
-    std::vector<sc_core::sc_time> m_bank_busy_until;
+    std::vector<ResourceTimeline> m_banks;
     std::vector<uint64_t> m_bank_conflicts;
     uint64_t m_reads = 0;
     uint64_t m_writes = 0;

@@ -20,7 +20,7 @@ namespace {
 
 // One field of the configuration. A single table drives to_json, from_json and
 // apply_set, so a field added to params.h needs one line here and nowhere else.
-enum class Kind { uint32, uint64, real, text, timing };
+enum class Kind { uint32, uint64, real, text, timing, boolean };
 
 struct Field {
     const char* section;
@@ -57,6 +57,11 @@ double as_real(const std::string& path, const json& v) {
     return x;
 }
 
+bool as_bool(const std::string& path, const json& v) {
+    if (!v.is_boolean()) type_error(path, "true or false", v);
+    return v.get<bool>();
+}
+
 std::string as_text(const std::string& path, const json& v) {
     if (!v.is_string()) type_error(path, "a string", v);
     return v.get<std::string>();
@@ -77,6 +82,7 @@ void check_type(const Field& f, const json& v) {
     case Kind::real: as_real(path, v); break;
     case Kind::text: as_text(path, v); break;
     case Kind::timing: as_timing(path, v); break;
+    case Kind::boolean: as_bool(path, v); break;
     }
 }
 
@@ -85,6 +91,7 @@ template <class T> constexpr Kind kind_of() {
     else if constexpr (std::is_same_v<T, uint64_t>) return Kind::uint64;
     else if constexpr (std::is_same_v<T, double>) return Kind::real;
     else if constexpr (std::is_same_v<T, std::string>) return Kind::text;
+    else if constexpr (std::is_same_v<T, bool>) return Kind::boolean;
     else {
         static_assert(std::is_same_v<T, Timing>, "unsupported parameter type");
         return Kind::timing;
@@ -149,6 +156,8 @@ const std::vector<Field>& fields() {
         SYNCRON_FIELD(workload, interval),
         SYNCRON_FIELD(workload, ops),
         SYNCRON_FIELD(workload, seed),
+        SYNCRON_FIELD(workload, variables),
+        SYNCRON_FIELD(workload, memory_check),
     };
     return table;
 }
@@ -386,6 +395,7 @@ void validate(const SimParams& p) {
     require_non_negative(p.link.latency_ns, "link.latency_ns");
 
     const auto& wl = known_workloads();
+    require(p.workload.variables >= 1, "workload.variables", "must be at least 1");
     require(std::find(wl.begin(), wl.end(), p.workload.name) != wl.end(), "workload.name",
             "must be one of: " + join(wl) + "; got " + json(p.workload.name).dump());
 }
@@ -449,7 +459,9 @@ void apply_set(json& cfg, const std::string& key_eq_value) {
         // scheme=syncron and scheme="syncron" both mean the string.
         if (!value.is_string()) value = text;
     } else if (value.is_discarded()) {
-        const char* expected = f->kind == Kind::real ? "a number" : "a non-negative integer";
+        const char* expected = f->kind == Kind::real      ? "a number"
+                               : f->kind == Kind::boolean ? "true or false"
+                                                          : "a non-negative integer";
         throw ConfigError(quoted(path) + " must be " + expected + ", got " + json(text).dump());
     }
     check_type(*f, value);

@@ -12,12 +12,32 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "models/memory/backing_store.h"
 
 namespace syncron::test {
 
 inline sc_core::sc_time ns(double v) { return sc_core::sc_time(v, sc_core::SC_NS); }
+
+/// tlm_quantumkeeper with its own quantum instead of the global one, so one
+/// elaboration can hold benches with different quanta. Sync points fall on
+/// multiples of the quantum, as with tlm_global_quantum; 0 syncs every time.
+class QuantumKeeper : public tlm_utils::tlm_quantumkeeper {
+public:
+    explicit QuantumKeeper(sc_core::sc_time quantum) : m_quantum(quantum) {}
+
+protected:
+    sc_core::sc_time compute_local_quantum() override {
+        if (m_quantum == sc_core::SC_ZERO_TIME) return sc_core::SC_ZERO_TIME;
+        const sc_dt::uint64 now = sc_core::sc_time_stamp().value();
+        const sc_dt::uint64 q = m_quantum.value();
+        return sc_core::sc_time::from_value(q - now % q);
+    }
+
+private:
+    sc_core::sc_time m_quantum;
+};
 
 /// Initiator whose behaviour is a std::function run once at time 0.
 class ScriptInitiator : public sc_core::sc_module {

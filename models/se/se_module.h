@@ -1,0 +1,99 @@
+#pragma once
+// The Synchronization Engine as an sc_module: a timing shell around SeCore.
+// Messages arrive as TLM WRITEs on `in` (data = 140-bit wire form, and/or a
+// SyncronExtension), wait in the SPU's message buffer, and are processed one
+// at a time: cycles_per_message SPU cycles, plus ST and indexing-counter
+// accesses, plus the real latency of syncronVar accesses on `to_mem`.
+// Replies leave on `to_cores` (core mailboxes) and `to_ses` (other SEs).
+// Usable alone: any initiator that writes messages to `in` and a target that
+// receives the replies are enough (see docs/se.md).
+#include <cstdint>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "models/common/address_map.h"
+#include "models/common/params.h"
+#include "models/protocol/message_observer.h"
+#include "models/protocol/syncron_extension.h"
+#include "models/protocol/wire_format.h"
+#include "models/se/se_core.h"
+
+namespace syncron {
+
+class SeModule : public sc_core::sc_module, private SyncVarMemory {
+public:
+    tlm_utils::simple_target_socket<SeModule> in;
+    tlm_utils::simple_initiator_socket<SeModule> to_cores;
+    tlm_utils::simple_initiator_socket<SeModule> to_ses;
+    tlm_utils::simple_initiator_socket<SeModule> to_mem;
+
+    struct Stats {
+        uint64_t processed = 0;          ///< messages taken from the buffer
+        uint64_t rejected = 0;           ///< malformed messages answered with an error response
+        sc_core::sc_time spu_busy;       ///< total SPU service time
+        unsigned buffer_max = 0;         ///< most messages waiting at once
+        uint64_t buffer_full_events = 0; ///< arrivals beyond buffer_messages (back-pressure in AT)
+        unsigned st_max = 0;             ///< most ST entries occupied at once
+        uint64_t mem_accesses = 0;       ///< syncronVar reads and writes
+        double st_occupancy_integral_ns = 0; ///< ST entries x ns, for the time average
+        sc_core::sc_time last_change;
+    };
+
+    SC_HAS_PROCESS(SeModule);
+    SeModule(sc_core::sc_module_name name, unsigned unit, const SeParams& params, SeTopology topology,
+             const AddressMap& map);
+
+    void add_observer(MessageObserver* o) { m_observers.push_back(o); }
+
+    const SeCore& core() const { return m_core; }
+    const Stats& stats() const { return m_stats; }
+    unsigned unit() const { return m_unit; }
+    const SeParams& params() const { return m_params; }
+    /// Time-weighted average ST occupancy (entries) up to `now`.
+    double st_occupancy_avg(const sc_core::sc_time& now) const;
+    sc_core::sc_time cycle() const { return m_cycle; }
+
+private:
+    struct Arrival {
+        sc_core::sc_time time;
+        uint64_t seq;
+        Message msg;
+        bool operator>(const Arrival& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+    };
+
+    void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    unsigned transport_dbg(tlm::tlm_generic_payload& trans);
+    bool decode(tlm::tlm_generic_payload& trans, Message& msg, std::string& why) const;
+    void spu();
+    void emit(const Outgoing& o, const sc_core::sc_time& delay);
+    void note_st_change();
+
+    // SyncVarMemory: the overflow path's accesses to the local vaults.
+    void read(uint64_t addr, uint8_t* data, unsigned len) override;
+    void write(uint64_t addr, const uint8_t* data, unsigned len) override;
+    void mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
+
+    unsigned m_unit;
+    SeParams m_params;
+    AddressMap m_map;
+    WireLayout m_layout;
+    bool m_wire_ok;
+    SeCore m_core;
+    sc_core::sc_time m_cycle;
+
+    std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> m_buffer;
+    uint64_t m_seq = 0;
+    sc_core::sc_event m_arrival;
+    SeResult m_result;
+    sc_core::sc_time m_mem_delay;   // accumulated while serving one message
+    std::vector<MessageObserver*> m_observers;
+    Stats m_stats;
+};
+
+} // namespace syncron

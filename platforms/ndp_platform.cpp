@@ -1,0 +1,272 @@
+#include "platforms/ndp_platform.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "platforms/config/config.h"
+
+namespace syncron {
+
+using sc_core::sc_time;
+using sc_core::SC_NS;
+
+namespace {
+constexpr const char* kMsgType = "/syncron/platform";
+constexpr uint64_t kLine = 64;
+/// The first 64 KiB of every unit are left unused so that address 0 is never
+/// a valid variable (helps catch uninitialised handles).
+constexpr uint64_t kReserved = 0x10000;
+} // namespace
+
+/// Address decoding of one unit's crossbar. Output ports, in binding order:
+/// vaults, the SE, the client cores' mailboxes, then one link per other unit.
+class NdpPlatform::UnitRouter : public Router {
+public:
+    UnitRouter(const AddressMap& map, unsigned unit, unsigned vaults, unsigned clients)
+        : m_map(map), m_unit(unit), m_vaults(vaults), m_clients(clients) {}
+
+    int se_port() const { return static_cast<int>(m_vaults); }
+    int mailbox_port(unsigned core) const { return static_cast<int>(m_vaults + 1 + core); }
+    int link_port(unsigned dst) const {
+        return static_cast<int>(m_vaults + 1 + m_clients + (dst < m_unit ? dst : dst - 1));
+    }
+
+    int route(uint64_t addr) const override {
+        const auto d = m_map.decode(addr);
+        if (d.kind == AddressMap::Kind::unmapped) return -1;
+        if (d.unit != m_unit) return link_port(d.unit);
+        switch (d.kind) {
+        case AddressMap::Kind::memory: return static_cast<int>(d.index);
+        case AddressMap::Kind::se: return se_port();
+        case AddressMap::Kind::mailbox: return d.index < m_clients ? mailbox_port(d.index) : -1;
+        default: return -1;
+        }
+    }
+
+private:
+    const AddressMap& m_map;
+    unsigned m_unit, m_vaults, m_clients;
+};
+
+NdpPlatform::NdpPlatform(sc_core::sc_module_name name, const SimParams& params)
+    : sc_module(name), m_params(params),
+      m_map(params.platform.units, params.platform.cores_per_unit, params.memory),
+      m_clients(client_cores_per_unit(params.platform)) {
+    validate(m_params);
+    build();
+    SC_THREAD(monitor);
+}
+
+NdpPlatform::~NdpPlatform() = default;
+
+void NdpPlatform::build() {
+    const auto& p = m_params.platform;
+    const unsigned V = m_params.memory.vaults_per_unit;
+    tlm::tlm_global_quantum::instance().set(sc_time(m_params.core.quantum_ns, SC_NS));
+
+    SeTopology topo;
+    topo.units = p.units;
+    topo.cores_per_unit = p.cores_per_unit;
+    topo.client_cores = m_clients;
+    const AddressMap* map = &m_map;
+    topo.home_unit = [map](uint64_t a) { return map->is_memory(a) ? map->home_unit(a) : map->units(); };
+
+    unsigned gid = 0;
+    for (unsigned u = 0; u < p.units; ++u) {
+        auto unit = std::make_unique<Unit>();
+        const std::string prefix = "unit" + std::to_string(u);
+        unit->store = std::make_unique<BackingStore>();
+        unit->next_free = m_map.unit_base(u) + kReserved;
+        unit->router = std::make_unique<UnitRouter>(m_map, u, V, m_clients[u]);
+        unit->xbar = std::make_unique<Crossbar>((prefix + "_xbar").c_str(), m_params.xbar, unit->router.get());
+        for (unsigned v = 0; v < V; ++v) {
+            unit->vaults.push_back(std::make_unique<VaultController>(
+                (prefix + "_vault" + std::to_string(v)).c_str(), u, v, m_params.memory, m_map, *unit->store));
+            unit->xbar->out.bind(unit->vaults.back()->socket);
+        }
+        unit->se = std::make_unique<SeModule>((prefix + "_se").c_str(), u, m_params.se, topo, m_map);
+        unit->xbar->out.bind(unit->se->in);
+        unit->se->to_cores.bind(unit->xbar->in);
+        unit->se->to_ses.bind(unit->xbar->in);
+        unit->se->to_mem.bind(unit->xbar->in);
+        for (unsigned c = 0; c < m_clients[u]; ++c, ++gid) {
+            auto core = std::make_unique<NdpCore>((prefix + "_core" + std::to_string(c)).c_str(), u, c, gid,
+                                                  m_params.core, m_map,
+                                                  [this](uint64_t a) { return is_cacheable(a); });
+            core->bus.bind(unit->xbar->in);
+            unit->xbar->out.bind(core->mailbox);
+            m_cores.push_back(std::move(core));
+        }
+        m_units.push_back(std::move(unit));
+    }
+    // Fully connected: one link per ordered pair, bound in destination order
+    // so that UnitRouter::link_port matches.
+    for (unsigned u = 0; u < p.units; ++u)
+        for (unsigned v = 0; v < p.units; ++v) {
+            if (u == v) continue;
+            auto link = std::make_unique<Link>(("link" + std::to_string(u) + "to" + std::to_string(v)).c_str(), u, v,
+                                               m_params.link);
+            m_units[u]->xbar->out.bind(link->in);
+            link->out.bind(m_units[v]->xbar->in);
+            m_links.push_back(std::move(link));
+        }
+}
+
+void NdpPlatform::load(Workload& workload) {
+    if (m_loaded) throw std::logic_error("NdpPlatform::load called twice");
+    workload.setup(*this);
+    for (auto& core : m_cores) core->set_program([&workload](CoreApi& api) { workload.run(api); });
+    m_loaded = true;
+}
+
+void NdpPlatform::monitor() {
+    for (auto& core : m_cores)
+        if (!core->done()) wait(core->done_event());
+    m_finish = sc_core::sc_time_stamp();
+    for (auto& core : m_cores) m_finish = std::max(m_finish, core->finish_time());
+    sc_core::sc_stop();
+}
+
+bool NdpPlatform::run() {
+    sc_core::sc_start();
+    if (m_finish == sc_core::SC_ZERO_TIME) m_finish = sc_core::sc_time_stamp();
+    return unfinished_cores() == 0;
+}
+
+unsigned NdpPlatform::unfinished_cores() const {
+    unsigned n = 0;
+    for (const auto& c : m_cores) n += !c->done();
+    return n;
+}
+
+// ---------------------------------------------------------------- driver
+
+uint64_t NdpPlatform::allocate(unsigned unit, uint64_t bytes, Sharing sharing) {
+    if (unit >= m_units.size())
+        throw std::invalid_argument("allocate: unit " + std::to_string(unit) + " does not exist");
+    Unit& u = *m_units[unit];
+    const uint64_t size = std::max<uint64_t>(kLine, (bytes + kLine - 1) / kLine * kLine);
+    const uint64_t base = u.next_free;
+    if (base + size > m_map.unit_base(unit) + m_map.unit_bytes())
+        throw std::runtime_error("allocate: unit " + std::to_string(unit) + " memory exhausted");
+    u.next_free += size;
+    // Allocation is monotonic per unit, and units are contiguous ranges, so
+    // keeping the list sorted is an insert near the end.
+    Region r{base, base + size, sharing};
+    auto it = std::upper_bound(m_regions.begin(), m_regions.end(), base,
+                               [](uint64_t a, const Region& x) { return a < x.begin; });
+    m_regions.insert(it, r);
+    return base;
+}
+
+bool NdpPlatform::is_cacheable(uint64_t addr) const {
+    auto it = std::upper_bound(m_regions.begin(), m_regions.end(), addr,
+                               [](uint64_t a, const Region& x) { return a < x.begin; });
+    if (it == m_regions.begin()) return false;
+    --it;
+    return addr < it->end && it->sharing != Sharing::shared;
+}
+
+SyncVar NdpPlatform::create_syncvar(unsigned home_unit) {
+    // The driver allocates a syncronVar (Figure 9) in the home unit's memory;
+    // its address is the opaque handle. It is never cached.
+    const unsigned bytes = m_units.at(home_unit)->se->core().layout().bytes();
+    const SyncVar v = allocate(home_unit, bytes, Sharing::shared);
+    m_syncvars.push_back(v);
+    return v;
+}
+
+void NdpPlatform::destroy_syncvar(SyncVar v) {
+    auto it = std::find(m_syncvars.begin(), m_syncvars.end(), v);
+    if (it == m_syncvars.end())
+        throw std::invalid_argument("destroy_syncvar: " + std::to_string(v) + " is not a synchronization variable");
+    m_syncvars.erase(it);
+}
+
+BackingStore& NdpPlatform::store_of(uint64_t addr) {
+    if (!m_map.is_memory(addr)) throw std::invalid_argument("address " + std::to_string(addr) + " is not memory");
+    return *m_units[m_map.home_unit(addr)]->store;
+}
+
+uint64_t NdpPlatform::read(uint64_t addr, unsigned size) {
+    uint8_t buf[8] = {};
+    store_of(addr).read(addr, buf, std::min(size, 8u));
+    uint64_t v = 0;
+    for (unsigned i = 0; i < std::min(size, 8u); ++i) v |= uint64_t(buf[i]) << (8 * i);
+    return v;
+}
+
+void NdpPlatform::write(uint64_t addr, uint64_t value, unsigned size) {
+    uint8_t buf[8];
+    for (unsigned i = 0; i < 8; ++i) buf[i] = static_cast<uint8_t>(value >> (8 * i));
+    store_of(addr).write(addr, buf, std::min(size, 8u));
+}
+
+// ---------------------------------------------------------------- statistics
+
+nlohmann::json NdpPlatform::stats_json() const {
+    using nlohmann::json;
+    const sc_time now = sc_core::sc_time_stamp();
+    json j;
+    j["simulated_ns"] = m_finish.to_seconds() * 1e9;
+    json ses = json::array();
+    uint64_t xbar_bytes = 0;
+    for (const auto& u : m_units) {
+        const SeModule& se = *u->se;
+        const SeCoreStats& cs = se.core().stats();
+        json received = json::object(), sent = json::object();
+        for (unsigned i = 0; i < kOpcodeCount; ++i) {
+            const auto name = std::string(to_string(static_cast<Opcode>(i)));
+            if (cs.received[i]) received[name] = cs.received[i];
+            if (cs.sent[i]) sent[name] = cs.sent[i];
+        }
+        const double st_cap = std::max(1u, se.params().st_entries);
+        ses.push_back({{"unit", se.unit()},
+                       {"messages", received},
+                       {"messages_sent", sent},
+                       {"messages_processed", se.stats().processed},
+                       {"st_entries", se.params().st_entries},
+                       {"st_occupancy_avg", se.st_occupancy_avg(now)},
+                       {"st_occupancy_max", se.stats().st_max},
+                       {"st_occupancy_avg_pct", 100.0 * se.st_occupancy_avg(now) / st_cap},
+                       {"overflow_requests", cs.overflow_requests},
+                       {"overflow_episodes", cs.overflow_episodes},
+                       {"st_spills", cs.spills},
+                       {"indexing_counters_in_use", se.core().counters().in_use()},
+                       {"syncronvar_memory_accesses", se.stats().mem_accesses},
+                       {"buffer_max", se.stats().buffer_max},
+                       {"buffer_full_events", se.stats().buffer_full_events},
+                       {"spu_busy_ns", se.stats().spu_busy.to_seconds() * 1e9},
+                       {"rejected_messages", se.stats().rejected}});
+        xbar_bytes += u->xbar->total_bytes();
+    }
+    j["se"] = ses;
+    uint64_t link_bytes = 0;
+    json links = json::array();
+    for (const auto& l : m_links) {
+        link_bytes += l->bytes();
+        links.push_back({{"from", l->src_unit()}, {"to", l->dst_unit()}, {"bytes", l->bytes()},
+                         {"transfers", l->transfers()},
+                         {"utilization", m_finish > sc_core::SC_ZERO_TIME ? l->utilization(m_finish) : 0.0}});
+    }
+    j["links"] = links;
+    j["bytes_within_units"] = xbar_bytes;
+    j["bytes_across_links"] = link_bytes;
+    uint64_t mem_reads = 0, mem_writes = 0;
+    for (const auto& u : m_units)
+        for (const auto& v : u->vaults) mem_reads += v->reads(), mem_writes += v->writes();
+    j["memory"] = {{"reads", mem_reads}, {"writes", mem_writes}};
+    uint64_t instr = 0, loads = 0, stores = 0, hits = 0, misses = 0;
+    double ack_ns = 0;
+    for (const auto& c : m_cores) {
+        const auto& s = c->stats();
+        instr += s.instructions, loads += s.loads, stores += s.stores, hits += s.l1_hits, misses += s.l1_misses;
+        ack_ns += s.ack_wait_time.to_seconds() * 1e9;
+    }
+    j["cores_summary"] = {{"instructions", instr}, {"loads", loads}, {"stores", stores}, {"l1_hits", hits},
+                          {"l1_misses", misses}, {"sync_wait_ns_total", ack_ns},
+                          {"unfinished", unfinished_cores()}};
+    return j;
+}
+
+} // namespace syncron

@@ -1,0 +1,90 @@
+#pragma once
+// An HMC-like NDP system of N units, composed from the models:
+//   per unit: client NDP cores, one SE, vault controllers over one backing
+//   store, a crossbar joining them; between every ordered pair of units one
+//   inter-cube link. See docs/architecture.md.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include "models/common/address_map.h"
+#include "models/common/params.h"
+#include "models/core/ndp_core.h"
+#include "models/interconnect/crossbar.h"
+#include "models/interconnect/link.h"
+#include "models/memory/backing_store.h"
+#include "models/memory/vault_controller.h"
+#include "models/se/se_module.h"
+#include "testbenches/workloads/workload.h"
+
+namespace syncron {
+
+class NdpPlatform : public sc_core::sc_module, public Driver {
+public:
+    SC_HAS_PROCESS(NdpPlatform);
+    NdpPlatform(sc_core::sc_module_name name, const SimParams& params);
+    ~NdpPlatform() override;
+
+    /// Sets the workload up and gives every client core its program.
+    void load(Workload& workload);
+    /// Simulates until every client core is done (or nothing can move).
+    /// Returns false if cores are left waiting: a deadlock or lost wake-up.
+    bool run();
+
+    const SimParams& params() const { return m_params; }
+    const AddressMap& address_map() const { return m_map; }
+    unsigned unfinished_cores() const;
+    sc_core::sc_time finish_time() const { return m_finish; }
+    NdpCore& core(unsigned global_id) { return *m_cores.at(global_id); }
+    SeModule& se(unsigned unit) { return *m_units.at(unit)->se; }
+    Crossbar& crossbar(unsigned unit) { return *m_units.at(unit)->xbar; }
+    const std::vector<std::unique_ptr<Link>>& links() const { return m_links; }
+    /// Statistics of the run so far (see docs/stats.md).
+    nlohmann::json stats_json() const;
+
+    // Driver
+    unsigned units() const override { return m_params.platform.units; }
+    unsigned client_cores() const override { return static_cast<unsigned>(m_cores.size()); }
+    unsigned client_cores_in_unit(unsigned unit) const override { return m_clients.at(unit); }
+    SyncVar create_syncvar(unsigned home_unit) override;
+    void destroy_syncvar(SyncVar v) override;
+    uint64_t allocate(unsigned unit, uint64_t bytes, Sharing sharing) override;
+    uint64_t read(uint64_t addr, unsigned size) override;
+    void write(uint64_t addr, uint64_t value, unsigned size) override;
+
+private:
+    class UnitRouter;
+    struct Unit {
+        std::unique_ptr<BackingStore> store;
+        std::vector<std::unique_ptr<VaultController>> vaults;
+        std::unique_ptr<Crossbar> xbar;
+        std::unique_ptr<SeModule> se;
+        std::unique_ptr<UnitRouter> router;
+        uint64_t next_free = 0; ///< bump allocator
+    };
+    struct Region {
+        uint64_t begin, end;
+        Sharing sharing;
+    };
+
+    void build();
+    void monitor();
+    bool is_cacheable(uint64_t addr) const;
+    BackingStore& store_of(uint64_t addr);
+
+    SimParams m_params;
+    AddressMap m_map;
+    std::vector<unsigned> m_clients;
+    std::vector<std::unique_ptr<Unit>> m_units;
+    std::vector<std::unique_ptr<NdpCore>> m_cores;
+    std::vector<std::unique_ptr<Link>> m_links;
+    std::vector<Region> m_regions; ///< sorted by begin
+    std::vector<SyncVar> m_syncvars;
+    sc_core::sc_time m_finish;
+    bool m_loaded = false;
+};
+
+} // namespace syncron

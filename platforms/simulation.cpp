@@ -1,0 +1,99 @@
+#include "platforms/simulation.h"
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+
+#include "platforms/config/config.h"
+#include "platforms/ndp_platform.h"
+
+namespace syncron {
+
+SimulationResult simulate(const SimParams& params, const std::function<void(NdpPlatform&)>& before_run) {
+    SimulationResult r;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::unique_ptr<NdpPlatform> platform;
+    std::unique_ptr<Workload> workload;
+    try {
+        workload = make_workload(params.workload);
+        platform = std::make_unique<NdpPlatform>("ndp", params);
+        platform->load(*workload);
+        if (before_run) before_run(*platform);
+        if (!platform->run()) {
+            r.error = std::to_string(platform->unfinished_cores()) +
+                      " cores never finished: every event is consumed while they wait for a "
+                      "synchronization reply (deadlock or lost wake-up)";
+        } else {
+            r.check = workload->check(*platform);
+            if (!r.check.ok) r.error = "workload invariant violated: " + r.check.failures.front();
+        }
+    } catch (const sc_core::sc_report& e) {
+        r.error = e.what();
+    } catch (const std::exception& e) {
+        r.error = e.what();
+    }
+    r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.ok = r.error.empty();
+
+    nlohmann::json& j = r.stats;
+    j["status"] = r.ok ? "ok" : "error";
+    if (!r.ok) j["error"] = r.error;
+    j["scheme"] = params.platform.scheme;
+    j["workload"] = params.workload.name;
+    j["timing"] = timing_name(params.platform.timing);
+    j["cores"] = params.platform.client_cores;
+    j["units"] = params.platform.units;
+    j["interval"] = params.workload.interval;
+    j["ops_per_core"] = params.workload.ops;
+    j["seed"] = params.workload.seed;
+    if (platform) {
+        const nlohmann::json ps = platform->stats_json();
+        for (auto it = ps.begin(); it != ps.end(); ++it) j[it.key()] = it.value();
+        r.simulated_ns = ps.value("simulated_ns", 0.0);
+    }
+    r.operations = workload ? workload->operations() : 0;
+    j["operations"] = r.operations;
+    j["throughput_ops_per_us"] = r.simulated_ns > 0 ? r.operations / (r.simulated_ns / 1000.0) : 0.0;
+    j["check"] = {{"ok", r.check.ok && r.ok}, {"failures", r.check.failures}};
+    j["config"] = to_json(params);
+    j["host"] = {{"seconds", r.host_seconds}};
+    return r;
+}
+
+std::string summary(const SimulationResult& r) {
+    const auto& j = r.stats;
+    std::ostringstream os;
+    char line[256];
+    os << "SynCron simulation: scheme " << j.value("scheme", "") << ", workload " << j.value("workload", "")
+       << ", " << j.value("timing", "") << ", " << j.value("cores", 0) << " cores on " << j.value("units", 0)
+       << " units\n";
+    std::snprintf(line, sizeof line, "  status            %s%s%s\n", r.ok ? "ok" : "FAILED",
+                  r.ok ? "" : ": ", r.ok ? "" : r.error.c_str());
+    os << line;
+    std::snprintf(line, sizeof line, "  simulated time    %.1f ns\n", r.simulated_ns);
+    os << line;
+    std::snprintf(line, sizeof line, "  operations        %llu (%.3f per us)\n",
+                  static_cast<unsigned long long>(r.operations), j.value("throughput_ops_per_us", 0.0));
+    os << line;
+    std::snprintf(line, sizeof line, "  traffic           %llu B within units, %llu B across links\n",
+                  static_cast<unsigned long long>(j.value("bytes_within_units", 0ull)),
+                  static_cast<unsigned long long>(j.value("bytes_across_links", 0ull)));
+    os << line;
+    if (j.contains("se"))
+        for (const auto& se : j["se"]) {
+            uint64_t msgs = 0;
+            for (const auto& kv : se["messages"].items()) msgs += kv.value().get<uint64_t>();
+            std::snprintf(line, sizeof line,
+                          "  SE %u              %llu messages, ST occupancy avg %.2f max %u of %u, %llu overflow requests\n",
+                          se.value("unit", 0u), static_cast<unsigned long long>(msgs), se.value("st_occupancy_avg", 0.0),
+                          se.value("st_occupancy_max", 0u), se.value("st_entries", 0u),
+                          static_cast<unsigned long long>(se.value("overflow_requests", 0ull)));
+            os << line;
+        }
+    std::snprintf(line, sizeof line, "  host time         %.2f s\n", r.host_seconds);
+    os << line;
+    return os.str();
+}
+
+} // namespace syncron

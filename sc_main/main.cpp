@@ -1,0 +1,58 @@
+// syncron-sim: elaborate an NDP platform, run a workload, report statistics.
+// `syncron-sim --help` lists the options; docs/configuration.md explains them.
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+#include <systemc>
+
+#include "platforms/config/config.h"
+#include "platforms/simulation.h"
+#include "sc_main/cli.h"
+
+int sc_main(int argc, char* argv[]) {
+    using namespace syncron;
+    // The kernel prints its banner when the first module is built; keep the
+    // output to the simulator's own report.
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+    CliOptions opt;
+    try {
+        opt = parse_cli(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "syncron-sim: " << e.what() << "\n(see syncron-sim --help)\n";
+        return 2;
+    }
+    if (opt.help) {
+        std::cout << opt.help_text;
+        return 0;
+    }
+    if (opt.dump_config) {
+        std::cout << to_json(opt.params).dump(2) << "\n";
+        return 0;
+    }
+    // Open the stats file before simulating, so a bad path fails fast.
+    std::ofstream stats;
+    if (!opt.stats_file.empty()) {
+        stats.open(opt.stats_file);
+        if (!stats) {
+            std::cerr << "syncron-sim: cannot write statistics file '" << opt.stats_file << "'\n";
+            return 2;
+        }
+    }
+    // Errors are reported through exceptions and collected by simulate().
+    sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);
+    sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+    sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+
+    const SimulationResult r = simulate(opt.params);
+    std::cout << summary(r);
+    if (stats) {
+        stats << r.stats.dump(2) << "\n";
+        stats.close();
+    }
+    if (!r.ok) {
+        std::cerr << "syncron-sim: " << r.error << "\n";
+        return 1;
+    }
+    return 0;
+}
