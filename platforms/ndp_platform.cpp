@@ -124,7 +124,8 @@ void NdpPlatform::monitor() {
         if (!core->done()) wait(core->done_event());
     m_finish = sc_core::sc_time_stamp();
     for (auto& core : m_cores) m_finish = std::max(m_finish, core->finish_time());
-    sc_core::sc_stop();
+    // No sc_stop: the SEs drain what is still in flight (releases, counter
+    // decrements) and the kernel stops when no event is left.
 }
 
 bool NdpPlatform::run() {

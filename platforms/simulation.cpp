@@ -11,12 +11,24 @@
 namespace syncron {
 
 SimulationResult simulate(const SimParams& params, const std::function<void(NdpPlatform&)>& before_run) {
-    SimulationResult r;
-    const auto t0 = std::chrono::steady_clock::now();
-    std::unique_ptr<NdpPlatform> platform;
     std::unique_ptr<Workload> workload;
     try {
         workload = make_workload(params.workload);
+    } catch (const std::exception& e) {
+        SimulationResult r;
+        r.error = e.what();
+        r.stats = {{"status", "error"}, {"error", r.error}};
+        return r;
+    }
+    return simulate(params, std::move(workload), before_run);
+}
+
+SimulationResult simulate(const SimParams& params, std::unique_ptr<Workload> workload,
+                          const std::function<void(NdpPlatform&)>& before_run) {
+    SimulationResult r;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::unique_ptr<NdpPlatform> platform;
+    try {
         platform = std::make_unique<NdpPlatform>("ndp", params);
         platform->load(*workload);
         if (before_run) before_run(*platform);
@@ -40,7 +52,7 @@ SimulationResult simulate(const SimParams& params, const std::function<void(NdpP
     j["status"] = r.ok ? "ok" : "error";
     if (!r.ok) j["error"] = r.error;
     j["scheme"] = params.platform.scheme;
-    j["workload"] = params.workload.name;
+    j["workload"] = workload ? workload->name() : params.workload.name;
     j["timing"] = timing_name(params.platform.timing);
     j["cores"] = params.platform.client_cores;
     j["units"] = params.platform.units;

@@ -3,6 +3,7 @@
 // load the workload, simulate, check the workload's invariants, collect
 // statistics. Statistics are collected whether or not the run succeeded.
 #include <functional>
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -27,6 +28,9 @@ struct SimulationResult {
 /// Runs one simulation. A SystemC kernel elaborates once per process, so
 /// call this at most once per process. `before_run` may attach observers.
 SimulationResult simulate(const SimParams& params,
+                          const std::function<void(NdpPlatform&)>& before_run = {});
+/// The same with a workload of the caller's instead of params.workload.name.
+SimulationResult simulate(const SimParams& params, std::unique_ptr<Workload> workload,
                           const std::function<void(NdpPlatform&)>& before_run = {});
 
 /// A one-screen summary of a result.

@@ -12,9 +12,6 @@
 
 int sc_main(int argc, char* argv[]) {
     using namespace syncron;
-    // The kernel prints its banner when the first module is built; keep the
-    // output to the simulator's own report.
-    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
     CliOptions opt;
     try {
         opt = parse_cli(argc, argv);
@@ -55,4 +52,11 @@ int sc_main(int argc, char* argv[]) {
         return 1;
     }
     return 0;
+}
+
+int main(int argc, char* argv[]) {
+    // The kernel prints its banner before sc_main runs; keep the output to
+    // the simulator's own report.
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+    return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -14,7 +14,8 @@
 // Plain C++ (sc_time is only a value type here): no process, no kernel call,
 // so it is unit-tested without elaboration. Memory is bounded: intervals that
 // ended before prune()'s argument are dropped, and past max_intervals the two
-// oldest intervals are merged (conservative: the gap between them becomes busy).
+// intervals around the shortest gap are merged (conservative: that gap becomes
+// busy, so a later request may wait where it would not have).
 #include <cstddef>
 #include <vector>
 
@@ -72,6 +73,8 @@ private:
     sc_core::sc_time fit(sc_core::sc_time t, const sc_core::sc_time& occupancy,
                          std::size_t& pos) const;
     void insert(std::size_t pos, const sc_core::sc_time& start, const sc_core::sc_time& end);
+    /// Over the cap: join the two intervals around the shortest gap.
+    void merge_smallest_gap();
 
     std::vector<Interval> m_intervals;
     std::size_t m_max;

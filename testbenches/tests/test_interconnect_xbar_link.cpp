@@ -97,6 +97,7 @@ struct LinkTraffic : sc_core::sc_module {
     unsigned n_cores, per_core;
     sc_time quantum;
     sc_time end; ///< latest local time at which a core finished its writes
+    sc_time first_end; ///< earliest one (the spread shows how unfair the order was)
 
     LinkTraffic(const sc_core::sc_module_name& name, unsigned n, unsigned per, sc_time q)
         : sc_module(name), xbar("xbar", XbarParams(), &router), link("link", 0, 1, LinkParams()),
@@ -113,7 +114,9 @@ struct LinkTraffic : sc_core::sc_module {
                         qk.set(d);
                         if (qk.need_sync()) qk.sync();
                     }
-                    end = std::max(end, qk.get_current_time());
+                    const sc_time done = qk.get_current_time();
+                    end = std::max(end, done);
+                    first_end = first_end == sc_core::SC_ZERO_TIME ? done : std::min(first_end, done);
                     qk.sync();
                 }));
             cores.back()->socket.bind(xbar.in);
@@ -123,6 +126,10 @@ struct LinkTraffic : sc_core::sc_module {
     }
 
     double gbps() const { return link.achieved_gbps(end); }
+    /// Mean wait for the link per transfer, in ns.
+    double link_wait_ns() const {
+        return link.queueing_delay().to_seconds() * 1e9 / static_cast<double>(link.transfers());
+    }
 };
 
 } // namespace
@@ -313,7 +320,7 @@ TEST_CASE("interconnect: crossbar: nb_transport_fw is refused (AT not supported 
     CHECK(b.t0.transports() == 0);
 }
 
-TEST_CASE("interconnect: link: one 64 B line takes latency_ns; other sizes add len/bandwidth", "[interconnect][link][timing]") {
+TEST_CASE("interconnect: link: one 64 B line takes latency_ns, other sizes add len/bandwidth", "[interconnect][link][timing]") {
     const LinkParams lp;
     const double fixed = link_fixed_ns(lp); // 40 - 5 = 35 ns
     sc_time d64, d128, d8;
@@ -444,9 +451,12 @@ TEST_CASE("interconnect: link: temporal decoupling barely changes the bandwidth 
     }
     sc_core::sc_start();
 
-    std::printf("| quantum | 4 cores | 16 cores |\n|---|---|---|\n");
+    std::printf("| quantum | 4 cores | 16 cores | 16 cores: mean link wait | 16 cores: first/last core done |\n"
+                "|---|---|---|---|---|\n");
     for (size_t k = 0; k < quanta.size(); ++k)
-        std::printf("| %g ns | %.2f GB/s | %.2f GB/s |\n", quanta[k], b4[k]->gbps(), b16[k]->gbps());
+        std::printf("| %g ns | %.2f GB/s | %.2f GB/s | %.1f ns | %.0f / %.0f ns |\n", quanta[k], b4[k]->gbps(),
+                    b16[k]->gbps(), b16[k]->link_wait_ns(), b16[k]->first_end.to_seconds() * 1e9,
+                    b16[k]->end.to_seconds() * 1e9);
     for (size_t k = 0; k < quanta.size(); ++k) {
         INFO("quantum " << quanta[k] << " ns");
         CHECK(b4[k]->link.transfers() == 4 * kPerCore);

@@ -3,6 +3,7 @@
 // process: a test case that builds modules must not share its process.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <systemc>
 
 int sc_main(int argc, char* argv[]) {
@@ -10,5 +11,6 @@ int sc_main(int argc, char* argv[]) {
 }
 
 int main(int argc, char* argv[]) {
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
     return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -1,0 +1,119 @@
+// syncron-sim as a user runs it: the default job, statistics files,
+// determinism, and clear errors for bad input.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct Run {
+    int status;
+    std::string out; // stdout and stderr
+};
+
+Run sim(const std::string& args) {
+    const std::string cmd = std::string(SYNCRON_SIM_BINARY) + " " + args + " 2>&1";
+    Run r{-1, {}};
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    std::array<char, 4096> buf;
+    while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
+    const int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+nlohmann::json read_json(const std::string& path) {
+    std::ifstream f(path);
+    REQUIRE(f);
+    return nlohmann::json::parse(f);
+}
+
+std::string tmp(const std::string& name) { return "/tmp/syncron_test_" + std::to_string(::getpid()) + "_" + name; }
+
+} // namespace
+
+TEST_CASE("cli binary: no arguments run the default platform and workload", "[cli][binary]") {
+    const Run r = sim("--ops 5");
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("scheme syncron, workload lock, lt, 60 cores on 4 units"));
+    CHECK_THAT(r.out, Catch::Contains("status            ok"));
+}
+
+TEST_CASE("cli binary: --stats writes the documented fields", "[cli][binary]") {
+    const std::string f = tmp("stats.json");
+    const Run r = sim("--workload barrier --ops 5 --interval 100 --stats " + f);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    const auto j = read_json(f);
+    for (const char* k : {"scheme", "workload", "timing", "cores", "units", "simulated_ns", "operations",
+                          "throughput_ops_per_us", "bytes_within_units", "bytes_across_links", "se"})
+        CHECK(j.contains(k));
+    CHECK(j["workload"] == "barrier");
+    CHECK(j["interval"] == 100);
+    CHECK(j["operations"] == 300);
+    REQUIRE(j["se"].size() == 4);
+    for (const auto& se : j["se"]) {
+        CHECK(se.contains("messages"));
+        CHECK(se.contains("st_occupancy_avg"));
+        CHECK(se.contains("st_occupancy_max"));
+        CHECK(se.contains("overflow_requests"));
+    }
+    std::remove(f.c_str());
+}
+
+TEST_CASE("cli binary: the same seed gives identical statistics, another seed other ones", "[cli][binary]") {
+    const std::string a = tmp("a.json"), b = tmp("b.json"), c = tmp("c.json");
+    const std::string args = " --workload condvar --ops 10 --set se.st_entries=1 --set workload.variables=3 --stats ";
+    REQUIRE(sim("--seed 7" + args + a).status == 0);
+    REQUIRE(sim("--seed 7" + args + b).status == 0);
+    REQUIRE(sim("--seed 8" + args + c).status == 0);
+    auto ja = read_json(a), jb = read_json(b), jc = read_json(c);
+    ja.erase("host"), jb.erase("host"), jc.erase("host");
+    CHECK(ja == jb);
+    CHECK(ja["simulated_ns"] != jc["simulated_ns"]);
+    for (const auto& f : {a, b, c}) std::remove(f.c_str());
+}
+
+TEST_CASE("cli binary: --dump-config prints the effective configuration", "[cli][binary]") {
+    const Run r = sim("--dump-config --set se.st_entries=8 --cores 32");
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["se"]["st_entries"] == 8);
+    CHECK(j["platform"]["client_cores"] == 32);
+}
+
+TEST_CASE("cli binary: an unknown workload is refused with the known ones", "[cli][binary][errors]") {
+    const Run r = sim("--workload mutex");
+    CHECK(r.status != 0);
+    CHECK_THAT(r.out, Catch::Contains("mutex"));
+    CHECK_THAT(r.out, Catch::Contains("lock"));
+}
+
+TEST_CASE("cli binary: a bad --set value names the key", "[cli][binary][errors]") {
+    const Run r = sim("--set se.st_entries=many");
+    CHECK(r.status != 0);
+    CHECK_THAT(r.out, Catch::Contains("se.st_entries"));
+    const Run u = sim("--set se.st_entriez=4");
+    CHECK(u.status != 0);
+    CHECK_THAT(u.out, Catch::Contains("se.st_entriez"));
+}
+
+TEST_CASE("cli binary: a missing configuration file is named", "[cli][binary][errors]") {
+    const Run r = sim("--config /nonexistent/preset.json");
+    CHECK(r.status != 0);
+    CHECK_THAT(r.out, Catch::Contains("/nonexistent/preset.json"));
+}
+
+TEST_CASE("cli binary: an unwritable stats path fails before simulating", "[cli][binary][errors]") {
+    const Run r = sim("--stats /nonexistent/dir/stats.json");
+    CHECK(r.status != 0);
+    CHECK_THAT(r.out, Catch::Contains("/nonexistent/dir/stats.json"));
+    CHECK_THAT(r.out, !Catch::Contains("simulated time"));
+}
