@@ -10,7 +10,6 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
