@@ -72,7 +72,7 @@ TEST_CASE("config: defaults round-trip through JSON", "[config]") {
     CHECK(j["memory"].size() == 10);
     CHECK(j["xbar"].size() == 4);
     CHECK(j["link"].size() == 2);
-    CHECK(j["workload"].size() == 4);
+    CHECK(j["workload"].size() == 6);
     CHECK(j["platform"]["timing"] == "lt");
     CHECK(j["se"]["st_entries"] == 64);
     CHECK(j["memory"]["unit_bytes"] == (1ull << 30));
