@@ -41,6 +41,8 @@ struct MemoryParams {
     double t_cl_ns = 17.0;             ///< not in the paper: taken equal to tRCD
     double t_rp_ns = 17.0;             ///< not in the paper: taken equal to tRCD
     double t_burst_ns = 6.4;           ///< 64 B at the HMC 2.1 vault bandwidth of 10 GB/s
+    std::string page_policy = "closed"; ///< AT row policy: "closed" (HMC) or "open"
+    unsigned queue_depth = 32;         ///< AT request queue per vault (FR-FCFS window)
 };
 
 /// Crossbar joining the cores, SE, vaults and link ports of one unit.
@@ -49,12 +51,19 @@ struct XbarParams {
     unsigned arbiter_cycles = 1;
     unsigned hop_cycles = 1;
     unsigned flit_bytes = 16;          ///< output port width per cycle
+    unsigned queue_depth = 8;          ///< AT: requests buffered per output port
 };
 
 /// Inter-cube link, one per direction between every pair of units.
 struct LinkParams {
     double bandwidth_gbps = 12.8;      ///< GB/s per direction
     double latency_ns = 40.0;          ///< transfer latency of one 64 B line, serialization included
+    unsigned queue_depth = 8;          ///< AT: transfers buffered per direction before back-pressure
+};
+
+/// Run-time checking.
+struct CheckParams {
+    bool protocol = false;             ///< insert TLM-2.0 base-protocol checkers on AT bindings
 };
 
 struct PlatformParams {
@@ -85,6 +94,7 @@ struct SimParams {
     XbarParams xbar;
     LinkParams link;
     WorkloadParams workload;
+    CheckParams check;
 };
 
 } // namespace syncron

@@ -8,7 +8,7 @@
 
 namespace syncron {
 namespace {
-constexpr const char* kMsgType = "syncron/ndp_core";
+constexpr const char* kMsgType = "/syncron/ndp_core";
 
 std::string hex(uint64_t v) {
     std::ostringstream os;

@@ -67,6 +67,9 @@ SeCore::SeCore(unsigned unit, const SeParams& params, SeTopology topology, SyncV
       m_st(params.st_entries, m_topo.cores_per_unit, m_topo.units),
       m_counters(params.indexing_counters), m_layout(m_topo.units, m_topo.cores_per_unit) {
     if (!m_topo.home_unit) throw std::invalid_argument("SeCore: topology has no home_unit function");
+    if (params.indexing_counters == 0) throw std::invalid_argument("SeCore: se.indexing_counters must be at least 1");
+    if (m_topo.units == 0 || m_topo.cores_per_unit == 0)
+        throw std::invalid_argument("SeCore: the topology needs at least one unit and one core per unit");
     if (m_topo.client_cores.size() != m_topo.units)
         throw std::invalid_argument("SeCore: client_cores must list one count per unit");
 }
@@ -111,9 +114,12 @@ std::string SeCore::validate(const Message& m) const {
     case Opcode::sem_grant_overflow: case Opcode::cond_grant_overflow:
     case Opcode::decrease_indexing_counter:
         if (master) return std::string(to_string(m.op)) + " is sent by the Master SE, not to it" + where();
+        if (m.se != m_unit)
+            return std::string(to_string(m.op)) + " addressed to SE " + std::to_string(m.se) + where();
         break;
     case Opcode::cond_broad_global: // request towards the Master SE, wake-all away from it
         if (master && m.se == m_unit) return "cond_broad_global from the Master SE to itself" + where();
+        if (!master && m.se != m_unit) return "cond_broad_global addressed to SE " + std::to_string(m.se) + where();
         break;
     default: break;
     }
@@ -286,7 +292,12 @@ void SeCore::release_type_without_entry(const Message& m, SeResult& r) {
     const bool overflowed = m_counters.value(m.addr) > 0;
     switch (m.op) {
     case Opcode::lock_release_local:
-        // Without an entry the lock can only have been granted through overflow.
+        // Without an entry the lock can only have been granted through
+        // overflow, and then this SE's counter is still raised.
+        if (!overflowed) {
+            fail(r, m, "release of a lock not held by core " + std::to_string(m.core));
+            return;
+        }
         ++m_stats.overflow_requests;
         r.cost.overflow = true;
         to_se(master, Opcode::lock_release_overflow, m.addr, 0, m.core, r);

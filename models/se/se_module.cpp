@@ -1,6 +1,7 @@
 #include "models/se/se_module.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace syncron {
 
@@ -19,7 +20,9 @@ SeModule::SeModule(sc_core::sc_module_name name, unsigned unit, const SeParams& 
       m_layout(layout_for(topology.units, topology.cores_per_unit)),
       m_wire_ok(layout_fits_wire(m_layout)),
       m_core(unit, params, std::move(topology), this),
-      m_cycle(1.0 / params.clock_ghz, SC_NS) {
+      m_cycle(1.0 / (params.clock_ghz > 0 ? params.clock_ghz : 1.0), SC_NS) {
+    if (!(params.clock_ghz > 0)) throw std::invalid_argument("SeModule: se.clock_ghz must be positive");
+    if (params.cycles_per_message == 0) throw std::invalid_argument("SeModule: se.cycles_per_message must be at least 1");
     in.register_b_transport(this, &SeModule::b_transport);
     in.register_transport_dbg(this, &SeModule::transport_dbg);
     SC_THREAD(spu);
@@ -29,6 +32,16 @@ bool SeModule::decode(tlm::tlm_generic_payload& trans, Message& msg, std::string
     if (trans.get_command() != tlm::TLM_WRITE_COMMAND) {
         why = "SE message port accepts writes only";
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return false;
+    }
+    if (trans.get_byte_enable_ptr()) {
+        why = "SE message port does not support byte enables";
+        trans.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+        return false;
+    }
+    if (trans.get_streaming_width() < trans.get_data_length()) {
+        why = "SE message port does not support streaming";
+        trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
         return false;
     }
     if (auto* ext = trans.get_extension<SyncronExtension>()) {
@@ -67,7 +80,9 @@ void SeModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     }
     // The message enters the SPU buffer at the sender's local time; the
     // target never waits (loosely-timed).
-    m_buffer.push({sc_core::sc_time_stamp() + delay, m_seq++, msg});
+    const Arrival a{sc_core::sc_time_stamp() + delay, m_seq++, msg};
+    if (waiting_at(a.time) >= m_params.buffer_messages) ++m_stats.buffer_full_events;
+    m_buffer.insert(std::upper_bound(m_buffer.begin(), m_buffer.end(), a), a);
     m_arrival.notify(delay);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -78,9 +93,14 @@ unsigned SeModule::transport_dbg(tlm::tlm_generic_payload& trans) {
     if (trans.get_command() != tlm::TLM_READ_COMMAND || trans.get_data_length() < kWireBytes ||
         m_buffer.empty() || !m_wire_ok)
         return 0;
-    const auto bytes = pack(m_buffer.top().msg, m_layout);
+    const auto bytes = pack(m_buffer.front().msg, m_layout);
     std::copy(bytes.begin(), bytes.end(), trans.get_data_ptr());
     return kWireBytes;
+}
+
+unsigned SeModule::waiting_at(const sc_time& t) const {
+    const Arrival probe{t, ~0ull, Message{}};
+    return static_cast<unsigned>(std::upper_bound(m_buffer.begin(), m_buffer.end(), probe) - m_buffer.begin());
 }
 
 void SeModule::note_st_change() {
@@ -101,22 +121,13 @@ void SeModule::spu() {
     for (;;) {
         while (m_buffer.empty()) wait(m_arrival);
         const sc_time now = sc_core::sc_time_stamp();
-        if (m_buffer.top().time > now) {
-            wait(m_buffer.top().time - now, m_arrival); // an earlier message may still come
+        if (m_buffer.front().time > now) {
+            wait(m_buffer.front().time - now, m_arrival); // an earlier message may still come
             continue;
         }
-        // Messages already waiting in the buffer (for statistics and the
-        // back-pressure AT applies).
-        unsigned waiting = 0;
-        {
-            auto copy = m_buffer;
-            while (!copy.empty() && copy.top().time <= now) ++waiting, copy.pop();
-        }
-        m_stats.buffer_max = std::max(m_stats.buffer_max, waiting);
-        if (waiting > m_params.buffer_messages) ++m_stats.buffer_full_events;
-
-        const Arrival a = m_buffer.top();
-        m_buffer.pop();
+        m_stats.buffer_max = std::max(m_stats.buffer_max, waiting_at(now));
+        const Arrival a = m_buffer.front();
+        m_buffer.pop_front();
         for (auto* o : m_observers) o->on_processed(m_unit, a.msg, a.time, now);
 
         note_st_change();

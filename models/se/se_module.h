@@ -8,7 +8,7 @@
 // Usable alone: any initiator that writes messages to `in` and a target that
 // receives the replies are enough (see docs/se.md).
 #include <cstdint>
-#include <queue>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -38,7 +38,7 @@ public:
         uint64_t rejected = 0;           ///< malformed messages answered with an error response
         sc_core::sc_time spu_busy;       ///< total SPU service time
         unsigned buffer_max = 0;         ///< most messages waiting at once
-        uint64_t buffer_full_events = 0; ///< arrivals beyond buffer_messages (back-pressure in AT)
+        uint64_t buffer_full_events = 0; ///< arrivals that found buffer_messages already waiting (back-pressure in AT)
         unsigned st_max = 0;             ///< most ST entries occupied at once
         uint64_t mem_accesses = 0;       ///< syncronVar reads and writes
         double st_occupancy_integral_ns = 0; ///< ST entries x ns, for the time average
@@ -64,7 +64,7 @@ private:
         sc_core::sc_time time;
         uint64_t seq;
         Message msg;
-        bool operator>(const Arrival& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+        bool operator<(const Arrival& o) const { return time != o.time ? time < o.time : seq < o.seq; }
     };
 
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -87,7 +87,9 @@ private:
     SeCore m_core;
     sc_core::sc_time m_cycle;
 
-    std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> m_buffer;
+    unsigned waiting_at(const sc_core::sc_time& t) const; // buffered messages arrived by t
+
+    std::deque<Arrival> m_buffer; // sorted by (arrival time, sequence)
     uint64_t m_seq = 0;
     sc_core::sc_event m_arrival;
     SeResult m_result;

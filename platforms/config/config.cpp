@@ -146,18 +146,23 @@ const std::vector<Field>& fields() {
         SYNCRON_FIELD(memory, t_cl_ns),
         SYNCRON_FIELD(memory, t_rp_ns),
         SYNCRON_FIELD(memory, t_burst_ns),
+        SYNCRON_FIELD(memory, page_policy),
+        SYNCRON_FIELD(memory, queue_depth),
         SYNCRON_FIELD(xbar, clock_ghz),
         SYNCRON_FIELD(xbar, arbiter_cycles),
         SYNCRON_FIELD(xbar, hop_cycles),
         SYNCRON_FIELD(xbar, flit_bytes),
+        SYNCRON_FIELD(xbar, queue_depth),
         SYNCRON_FIELD(link, bandwidth_gbps),
         SYNCRON_FIELD(link, latency_ns),
+        SYNCRON_FIELD(link, queue_depth),
         SYNCRON_FIELD(workload, name),
         SYNCRON_FIELD(workload, interval),
         SYNCRON_FIELD(workload, ops),
         SYNCRON_FIELD(workload, seed),
         SYNCRON_FIELD(workload, variables),
         SYNCRON_FIELD(workload, memory_check),
+        SYNCRON_FIELD(check, protocol),
     };
     return table;
 }
@@ -165,8 +170,8 @@ const std::vector<Field>& fields() {
 #undef SYNCRON_FIELD
 
 const std::vector<std::string>& sections() {
-    static const std::vector<std::string> names = {"platform", "se",   "core",    "memory",
-                                                   "xbar",     "link", "workload"};
+    static const std::vector<std::string> names = {"platform", "se",   "core",     "memory",
+                                                   "xbar",     "link", "workload", "check"};
     return names;
 }
 
@@ -395,6 +400,11 @@ void validate(const SimParams& p) {
     require_non_negative(p.link.latency_ns, "link.latency_ns");
 
     const auto& wl = known_workloads();
+    require(p.memory.page_policy == "open" || p.memory.page_policy == "closed", "memory.page_policy",
+            "must be one of: open, closed; got " + json(p.memory.page_policy).dump());
+    require(p.memory.queue_depth >= 1, "memory.queue_depth", "must be at least 1");
+    require(p.xbar.queue_depth >= 1, "xbar.queue_depth", "must be at least 1");
+    require(p.link.queue_depth >= 1, "link.queue_depth", "must be at least 1");
     require(p.workload.variables >= 1, "workload.variables", "must be at least 1");
     require(std::find(wl.begin(), wl.end(), p.workload.name) != wl.end(), "workload.name",
             "must be one of: " + join(wl) + "; got " + json(p.workload.name).dump());

@@ -64,14 +64,14 @@ TEST_CASE("config: defaults round-trip through JSON", "[config]") {
     const json j = to_json(defaults);
     CHECK(to_json(from_json(j)) == j);
     // Every section and field is written.
-    for (const char* s : {"platform", "se", "core", "memory", "xbar", "link", "workload"})
+    for (const char* s : {"platform", "se", "core", "memory", "xbar", "link", "workload", "check"})
         CHECK(j.contains(s));
     CHECK(j["platform"].size() == 5);
     CHECK(j["se"].size() == 7);
     CHECK(j["core"].size() == 6);
-    CHECK(j["memory"].size() == 10);
-    CHECK(j["xbar"].size() == 4);
-    CHECK(j["link"].size() == 2);
+    CHECK(j["memory"].size() == 12);
+    CHECK(j["xbar"].size() == 5);
+    CHECK(j["link"].size() == 3);
     CHECK(j["workload"].size() == 6);
     CHECK(j["platform"]["timing"] == "lt");
     CHECK(j["se"]["st_entries"] == 64);
