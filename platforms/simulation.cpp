@@ -32,7 +32,10 @@ SimulationResult simulate(const SimParams& params, std::unique_ptr<Workload> wor
         platform = std::make_unique<NdpPlatform>("ndp", params);
         platform->load(*workload);
         if (before_run) before_run(*platform);
-        if (!platform->run()) {
+        const auto run0 = std::chrono::steady_clock::now();
+        const bool finished = platform->run();
+        r.host_run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run0).count();
+        if (!finished) {
             r.error = std::to_string(platform->unfinished_cores()) +
                       " cores never finished: every event is consumed while they wait for a "
                       "synchronization reply (deadlock or lost wake-up)";
@@ -69,7 +72,7 @@ SimulationResult simulate(const SimParams& params, std::unique_ptr<Workload> wor
     j["throughput_ops_per_us"] = r.simulated_ns > 0 ? r.operations / (r.simulated_ns / 1000.0) : 0.0;
     j["check"] = {{"ok", r.check.ok && r.ok}, {"failures", r.check.failures}};
     j["config"] = to_json(params);
-    j["host"] = {{"seconds", r.host_seconds}};
+    j["host"] = {{"seconds", r.host_seconds}, {"run_seconds", r.host_run_seconds}};
     return r;
 }
 

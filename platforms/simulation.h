@@ -21,7 +21,8 @@ struct SimulationResult {
     CheckResult check;        ///< the workload's invariant check
     uint64_t operations = 0;
     double simulated_ns = 0;
-    double host_seconds = 0;
+    double host_seconds = 0;      ///< elaboration + simulation + checks
+    double host_run_seconds = 0;  ///< sc_start only
     nlohmann::json stats;     ///< everything, see docs/stats.md
 };
 

@@ -49,7 +49,8 @@ Primitive primitive_of(Opcode op) {
     return Primitive::other;
 }
 
-Level level_of(Opcode op) {
+namespace {
+Level level_from_name(Opcode op) {
     switch (op) {
     case Opcode::decrease_indexing_counter: return Level::other;
     case Opcode::barrier_wait_local_within_unit:
@@ -62,6 +63,17 @@ Level level_of(Opcode op) {
     if (n.size() >= 7 && n.substr(n.size() - 7) == "_global") return Level::global;
     if (n.size() >= 9 && n.substr(n.size() - 9) == "_overflow") return Level::overflow;
     return Level::other;
+}
+} // namespace
+
+Level level_of(Opcode op) {
+    // Derived from the names once; every message asks, so keep it a lookup.
+    static const auto table = [] {
+        std::array<Level, kOpcodeCount> t{};
+        for (unsigned i = 0; i < kOpcodeCount; ++i) t[i] = level_from_name(static_cast<Opcode>(i));
+        return t;
+    }();
+    return idx(op) < kOpcodeCount ? table[idx(op)] : Level::other;
 }
 
 bool is_acquire_type(Opcode op) {

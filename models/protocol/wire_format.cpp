@@ -1,5 +1,7 @@
 #include "models/protocol/wire_format.h"
 
+#include <algorithm>
+
 #include <stdexcept>
 #include <string>
 
@@ -26,15 +28,25 @@ unsigned ceil_log2(unsigned n) {
     return bits;
 }
 
+// Fields are moved a byte-aligned chunk at a time (up to 8 bits per step).
 void put_bits(uint8_t* bytes, unsigned pos, unsigned width, uint64_t value) {
-    for (unsigned i = 0; i < width; ++i, ++pos)
-        if ((value >> i) & 1u) bytes[pos / 8] |= uint8_t(1u << (pos % 8));
+    while (width) {
+        const unsigned off = pos % 8, n = std::min(8u - off, width);
+        bytes[pos / 8] |= uint8_t((value & ((1u << n) - 1u)) << off);
+        value >>= n;
+        pos += n;
+        width -= n;
+    }
 }
 
 uint64_t get_bits(const uint8_t* bytes, unsigned pos, unsigned width) {
     uint64_t v = 0;
-    for (unsigned i = 0; i < width; ++i, ++pos)
-        v |= uint64_t((bytes[pos / 8] >> (pos % 8)) & 1u) << i;
+    for (unsigned done = 0; done < width;) {
+        const unsigned off = pos % 8, n = std::min(8u - off, width - done);
+        v |= uint64_t((bytes[pos / 8] >> off) & ((1u << n) - 1u)) << done;
+        done += n;
+        pos += n;
+    }
     return v;
 }
 

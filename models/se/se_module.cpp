@@ -20,12 +20,22 @@ SeModule::SeModule(sc_core::sc_module_name name, unsigned unit, const SeParams& 
       m_layout(layout_for(topology.units, topology.cores_per_unit)),
       m_wire_ok(layout_fits_wire(m_layout)),
       m_core(unit, params, std::move(topology), this),
-      m_cycle(1.0 / (params.clock_ghz > 0 ? params.clock_ghz : 1.0), SC_NS) {
+      m_cycle(1.0 / (params.clock_ghz > 0 ? params.clock_ghz : 1.0), SC_NS),
+      m_in_peq(this, &SeModule::in_peq_cb), m_bw_peq(this, &SeModule::bw_peq_cb) {
     if (!(params.clock_ghz > 0)) throw std::invalid_argument("SeModule: se.clock_ghz must be positive");
     if (params.cycles_per_message == 0) throw std::invalid_argument("SeModule: se.cycles_per_message must be at least 1");
     in.register_b_transport(this, &SeModule::b_transport);
+    in.register_nb_transport_fw(this, &SeModule::nb_transport_fw);
     in.register_transport_dbg(this, &SeModule::transport_dbg);
+    to_cores.register_nb_transport_bw(this, &SeModule::nb_transport_bw);
+    to_ses.register_nb_transport_bw(this, &SeModule::nb_transport_bw);
+    to_mem.register_nb_transport_bw(this, &SeModule::nb_transport_bw);
+    m_out[0].socket = &to_cores;
+    m_out[1].socket = &to_ses;
+    m_out[2].socket = &to_mem;
     SC_THREAD(spu);
+    SC_THREAD(send_cores);
+    SC_THREAD(send_ses);
 }
 
 bool SeModule::decode(tlm::tlm_generic_payload& trans, Message& msg, std::string& why) const {
@@ -128,11 +138,13 @@ void SeModule::spu() {
         m_stats.buffer_max = std::max(m_stats.buffer_max, waiting_at(now));
         const Arrival a = m_buffer.front();
         m_buffer.pop_front();
+        if (m_timing == Timing::at) release_withheld(); // a buffer slot is free again
         for (auto* o : m_observers) o->on_processed(m_unit, a.msg, a.time, now);
 
         note_st_change();
         m_result.clear();
         m_mem_delay = SC_ZERO_TIME;
+        m_msg_start = now;
         m_core.handle(a.msg, m_result);
         note_st_change();
         m_stats.st_max = std::max(m_stats.st_max, m_core.table().occupancy());
@@ -149,34 +161,62 @@ void SeModule::spu() {
                                 m_params.counter_cycles * c.counter_accesses;
         const sc_time service = m_cycle * cycles + m_mem_delay;
         m_stats.spu_busy += service;
-        for (const auto& o : m_result.out) emit(o, service);
-        wait(service);
+        if (m_timing == Timing::lt) {
+            for (const auto& o : m_result.out) emit(o, service);
+            wait(service);
+        } else {
+            // Memory accesses already took their time in AT.
+            const sc_time done = m_msg_start + service;
+            if (done > sc_core::sc_time_stamp()) wait(done - sc_core::sc_time_stamp());
+            for (const auto& o : m_result.out) emit(o, SC_ZERO_TIME);
+        }
     }
+}
+
+void SeModule::fill_message(tlm::tlm_generic_payload& t, const Outgoing& o, uint8_t* data) const {
+    const bool to_core = o.dest == Outgoing::Dest::core;
+    std::array<uint8_t, kWireBytes> bytes{};
+    if (m_wire_ok && fits(o.msg, m_layout)) bytes = pack(o.msg, m_layout);
+    std::copy(bytes.begin(), bytes.end(), data);
+    t.set_command(tlm::TLM_WRITE_COMMAND);
+    t.set_address(to_core ? m_map.mailbox_address(m_unit, o.id) : m_map.se_address(o.id));
+    t.set_data_ptr(data);
+    t.set_data_length(kWireBytes);
+    t.set_streaming_width(kWireBytes);
+    t.set_byte_enable_ptr(nullptr);
+    t.set_dmi_allowed(false);
+    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+}
+
+void SeModule::report_delivery_error(const tlm::tlm_generic_payload& t) const {
+    const auto* ext = t.get_extension<SyncronExtension>();
+    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": delivery failed (" + t.get_response_string() + ") for " +
+                               (ext ? to_string(ext->msg) : std::string("a message")))
+                                  .c_str());
 }
 
 void SeModule::emit(const Outgoing& o, const sc_time& delay) {
     const bool to_core = o.dest == Outgoing::Dest::core;
     for (auto* obs : m_observers) obs->on_emitted(m_unit, o.msg, to_core, o.id, sc_core::sc_time_stamp() + delay);
+    if (m_timing == Timing::at) {
+        tlm::tlm_generic_payload& t = m_pool.acquire();
+        fill_message(t, o, t.get_data_ptr());
+        m_pool.message_extension(t).msg = o.msg;
+        OutPort& port = m_out[to_core ? 0 : 1];
+        m_out_of[&t] = to_core ? 0 : 1;
+        port.queue.push_back(&t);
+        port.ready.notify(SC_ZERO_TIME);
+        return;
+    }
     std::array<uint8_t, kWireBytes> data{};
-    if (m_wire_ok && fits(o.msg, m_layout)) data = pack(o.msg, m_layout);
     tlm::tlm_generic_payload trans;
     SyncronExtension ext(o.msg);
-    trans.set_command(tlm::TLM_WRITE_COMMAND);
-    trans.set_address(to_core ? m_map.mailbox_address(m_unit, o.id) : m_map.se_address(o.id));
-    trans.set_data_ptr(data.data());
-    trans.set_data_length(kWireBytes);
-    trans.set_streaming_width(kWireBytes);
-    trans.set_byte_enable_ptr(nullptr);
-    trans.set_dmi_allowed(false);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    fill_message(trans, o, data.data());
     trans.set_extension(&ext);
     sc_time d = delay;
     (to_core ? to_cores : to_ses)->b_transport(trans, d);
     trans.clear_extension(&ext);
-    if (trans.is_response_error())
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": delivery failed (" + trans.get_response_string() +
-                                   ") for " + to_string(o.msg))
-                                      .c_str());
+    if (trans.is_response_error()) report_delivery_error(trans);
 }
 
 void SeModule::read(uint64_t addr, uint8_t* data, unsigned len) {
@@ -189,8 +229,10 @@ void SeModule::write(uint64_t addr, const uint8_t* data, unsigned len) {
 
 void SeModule::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
     // Accesses of one message are sequential: each starts when the previous
-    // one has completed (the SPU waits for memory).
-    tlm::tlm_generic_payload trans;
+    // one has completed (the SPU waits for memory), the first one after the
+    // SPU's decode and ST cycles.
+    tlm::tlm_generic_payload local;
+    tlm::tlm_generic_payload& trans = m_timing == Timing::at ? m_pool.acquire() : local;
     trans.set_command(cmd);
     trans.set_address(addr);
     trans.set_data_ptr(data);
@@ -199,15 +241,179 @@ void SeModule::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, un
     trans.set_byte_enable_ptr(nullptr);
     trans.set_dmi_allowed(false);
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_time d = m_mem_delay + m_cycle * m_params.cycles_per_message;
-    const sc_time before = d;
-    to_mem->b_transport(trans, d);
-    m_mem_delay += d - before;
+    if (m_timing == Timing::lt) {
+        sc_time d = m_mem_delay + m_cycle * m_params.cycles_per_message;
+        const sc_time before = d;
+        to_mem->b_transport(trans, d);
+        m_mem_delay += d - before;
+    } else {
+        const sc_time start = m_msg_start + m_cycle * m_params.cycles_per_message + m_mem_delay;
+        if (start > sc_core::sc_time_stamp()) wait(start - sc_core::sc_time_stamp());
+        const sc_time t0 = sc_core::sc_time_stamp();
+        m_out_of[&trans] = 2;
+        m_mem_pending = true;
+        tlm::tlm_phase ph = tlm::BEGIN_REQ;
+        sc_time d = SC_ZERO_TIME;
+        const tlm::tlm_sync_enum st = to_mem->nb_transport_fw(trans, ph, d);
+        if (st == tlm::TLM_UPDATED) {
+            m_bw_peq.notify(trans, ph, d);
+        } else if (st == tlm::TLM_COMPLETED) {
+            wait(d);
+            m_mem_pending = false;
+        }
+        while (m_mem_pending) wait(m_mem_done);
+        m_mem_delay += sc_core::sc_time_stamp() - t0;
+        m_out_of.erase(&trans);
+    }
     ++m_stats.mem_accesses;
     if (trans.is_response_error())
         SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": syncronVar access failed at address " +
                                    std::to_string(addr) + " (" + trans.get_response_string() + ")")
                                       .c_str());
+    if (m_timing == Timing::at) trans.release();
+}
+
+// ---------------------------------------------------------------- AT target side of `in`
+
+tlm::tlm_sync_enum SeModule::nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_time& d) {
+    if (ph == tlm::BEGIN_REQ) {
+        t.acquire(); // kept until its response completes
+        m_in_peq.notify(t, ph, d);
+        return tlm::TLM_ACCEPTED;
+    }
+    if (ph == tlm::END_RESP) {
+        m_in_peq.notify(t, ph, d);
+        return tlm::TLM_COMPLETED;
+    }
+    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": unexpected phase on the message port").c_str());
+    return tlm::TLM_COMPLETED;
+}
+
+void SeModule::in_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph) {
+    if (ph == tlm::END_RESP) {
+        m_response_busy = false;
+        t.release();
+        if (!m_responses.empty()) {
+            tlm::tlm_generic_payload* next = m_responses.front();
+            m_responses.pop_front();
+            send_response(*next);
+        }
+        return;
+    }
+    // BEGIN_REQ at its effective time.
+    Message msg;
+    std::string why;
+    if (!decode(t, msg, why)) {
+        ++m_stats.rejected;
+        tlm::tlm_phase end = tlm::END_REQ;
+        sc_time d = SC_ZERO_TIME;
+        in->nb_transport_bw(t, end, d);
+        send_response(t); // carries the error status decode() set
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": rejected message: " + why).c_str());
+        return;
+    }
+    if (m_buffer.size() >= m_params.buffer_messages) {
+        // Buffer full: END_REQ is withheld until the SPU frees a slot. The
+        // sender obeys request exclusion, so at most one request waits here.
+        ++m_stats.buffer_full_events;
+        m_withheld = &t;
+        return;
+    }
+    accept_request(t);
+}
+
+void SeModule::accept_request(tlm::tlm_generic_payload& t) {
+    Message msg;
+    std::string why;
+    decode(t, msg, why); // validated on arrival
+    m_buffer.push_back({sc_core::sc_time_stamp(), m_seq++, msg});
+    m_arrival.notify(SC_ZERO_TIME);
+    tlm::tlm_phase end = tlm::END_REQ;
+    sc_time d = SC_ZERO_TIME;
+    in->nb_transport_bw(t, end, d);
+    t.set_response_status(tlm::TLM_OK_RESPONSE);
+    send_response(t);
+}
+
+void SeModule::release_withheld() {
+    if (!m_withheld || m_buffer.size() >= m_params.buffer_messages) return;
+    tlm::tlm_generic_payload* t = m_withheld;
+    m_withheld = nullptr;
+    accept_request(*t);
+}
+
+void SeModule::send_response(tlm::tlm_generic_payload& t) {
+    if (m_response_busy) { // response exclusion: one BEGIN_RESP at a time
+        m_responses.push_back(&t);
+        return;
+    }
+    m_response_busy = true;
+    tlm::tlm_phase ph = tlm::BEGIN_RESP;
+    sc_time d = SC_ZERO_TIME;
+    const tlm::tlm_sync_enum st = in->nb_transport_bw(t, ph, d);
+    if (st == tlm::TLM_COMPLETED || (st == tlm::TLM_UPDATED && ph == tlm::END_RESP)) {
+        m_response_busy = false;
+        t.release();
+        if (!m_responses.empty()) {
+            tlm::tlm_generic_payload* next = m_responses.front();
+            m_responses.pop_front();
+            send_response(*next);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- AT initiator side
+
+void SeModule::sender(OutPort& port) {
+    for (;;) {
+        while (port.queue.empty() || port.busy) wait(port.ready);
+        tlm::tlm_generic_payload* t = port.queue.front();
+        port.queue.pop_front();
+        port.busy = true;
+        port.inflight = t;
+        tlm::tlm_phase ph = tlm::BEGIN_REQ;
+        sc_time d = SC_ZERO_TIME;
+        const tlm::tlm_sync_enum st = (*port.socket)->nb_transport_fw(*t, ph, d);
+        if (st == tlm::TLM_UPDATED) {
+            m_bw_peq.notify(*t, ph, d);
+        } else if (st == tlm::TLM_COMPLETED) {
+            wait(d);
+            port.busy = false;
+            port.inflight = nullptr;
+            complete(*t);
+        }
+    }
+}
+
+tlm::tlm_sync_enum SeModule::nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_time& d) {
+    m_bw_peq.notify(t, ph, d);
+    return ph == tlm::BEGIN_RESP ? tlm::TLM_COMPLETED : tlm::TLM_ACCEPTED;
+}
+
+void SeModule::bw_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph) {
+    auto it = m_out_of.find(&t);
+    if (it == m_out_of.end()) return;
+    const unsigned idx = it->second;
+    if (idx == 2) { // the SPU's memory access
+        if (ph == tlm::BEGIN_RESP) {
+            m_mem_pending = false;
+            m_mem_done.notify(SC_ZERO_TIME);
+        }
+        return;
+    }
+    OutPort& port = m_out[idx];
+    if ((ph == tlm::END_REQ || ph == tlm::BEGIN_RESP) && port.inflight == &t) { // BEGIN_RESP implies END_REQ
+        port.busy = false;
+        port.inflight = nullptr;
+        port.ready.notify(SC_ZERO_TIME);
+    }
+    if (ph == tlm::BEGIN_RESP) complete(t);
+}
+
+void SeModule::complete(tlm::tlm_generic_payload& t) {
+    if (t.is_response_error()) report_delivery_error(t);
+    m_out_of.erase(&t);
+    t.release();
 }
 
 } // namespace syncron

@@ -7,6 +7,10 @@
 // Replies leave on `to_cores` (core mailboxes) and `to_ses` (other SEs).
 // Usable alone: any initiator that writes messages to `in` and a target that
 // receives the replies are enough (see docs/se.md).
+// Both timing styles at once on `in` (b_transport or 4-phase nb_transport);
+// set_timing() picks how the SE itself initiates (LT: b_transport with
+// annotated delays; AT: pooled payloads, 4-phase, and the message buffer
+// applies back-pressure by withholding END_REQ while full).
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -14,11 +18,14 @@
 
 #include <systemc>
 #include <tlm>
+#include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <unordered_map>
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
+#include "models/common/payload_pool.h"
 #include "models/protocol/message_observer.h"
 #include "models/protocol/syncron_extension.h"
 #include "models/protocol/wire_format.h"
@@ -50,6 +57,11 @@ public:
              const AddressMap& map);
 
     void add_observer(MessageObserver* o) { m_observers.push_back(o); }
+    /// How the SE initiates (before sc_start). Default: loosely-timed.
+    void set_timing(Timing t) { m_timing = t; }
+    Timing timing() const { return m_timing; }
+    /// AT payloads currently out (0 when the SE is quiet).
+    size_t payloads_in_use() const { return m_pool.in_use(); }
 
     const SeCore& core() const { return m_core; }
     const Stats& stats() const { return m_stats; }
@@ -78,6 +90,30 @@ private:
     void read(uint64_t addr, uint8_t* data, unsigned len) override;
     void write(uint64_t addr, const uint8_t* data, unsigned len) override;
     void mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
+    void fill_message(tlm::tlm_generic_payload& t, const Outgoing& o, uint8_t* data) const;
+    void report_delivery_error(const tlm::tlm_generic_payload& t) const;
+
+    // AT target side of `in`.
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
+    void in_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
+    void accept_request(tlm::tlm_generic_payload& t);
+    void send_response(tlm::tlm_generic_payload& t);
+    void release_withheld();
+    // AT initiator side of to_cores / to_ses / to_mem.
+    struct OutPort {
+        tlm_utils::simple_initiator_socket<SeModule>* socket = nullptr;
+        std::deque<tlm::tlm_generic_payload*> queue;
+        bool busy = false;          // a request is in its request phase
+        tlm::tlm_generic_payload* inflight = nullptr;
+        sc_core::sc_event ready;
+    };
+    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
+    void bw_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
+    void sender(OutPort& port);
+    void send_cores() { sender(m_out[0]); }
+    void send_ses() { sender(m_out[1]); }
+    void end_request(tlm::tlm_generic_payload& t);
+    void complete(tlm::tlm_generic_payload& t);
 
     unsigned m_unit;
     SeParams m_params;
@@ -96,6 +132,20 @@ private:
     sc_core::sc_time m_mem_delay;   // accumulated while serving one message
     std::vector<MessageObserver*> m_observers;
     Stats m_stats;
+
+    Timing m_timing = Timing::lt;
+    PayloadPool m_pool;
+    tlm_utils::peq_with_cb_and_phase<SeModule> m_in_peq;
+    tlm_utils::peq_with_cb_and_phase<SeModule> m_bw_peq;
+    tlm::tlm_generic_payload* m_withheld = nullptr;      // request held back while the buffer is full
+    std::deque<tlm::tlm_generic_payload*> m_responses;  // BEGIN_RESP waiting for response exclusion
+    bool m_response_busy = false;
+    OutPort m_out[3];                                    // to_cores, to_ses, to_mem
+    std::unordered_map<const tlm::tlm_generic_payload*, unsigned> m_out_of; // payload -> port
+    // Memory access of the SPU in AT.
+    sc_core::sc_event m_mem_done;
+    bool m_mem_pending = false;
+    sc_core::sc_time m_msg_start;
 };
 
 } // namespace syncron

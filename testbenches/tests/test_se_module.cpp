@@ -815,7 +815,7 @@ private:
 
 } // namespace
 
-TEST_CASE("SE alone: nb_transport_fw BEGIN_REQ on `in` is served through b_transport and answered",
+TEST_CASE("SE alone: nb_transport_fw BEGIN_REQ on `in` is accepted and answered in four phases",
           "[se][se_module][nb]") {
     const SeParams p;
     const AddressMap map(2, 16, MemoryParams{});
@@ -832,9 +832,10 @@ TEST_CASE("SE alone: nb_transport_fw BEGIN_REQ on `in` is served through b_trans
 
     CHECK(ini.fw_status == tlm::TLM_ACCEPTED);
     CHECK(ini.fw_phase_out == tlm::BEGIN_REQ);
-    REQUIRE(ini.bw_phases.size() == 1);
-    CHECK(ini.bw_phases[0] == tlm::BEGIN_RESP);
-    CHECK(ini.bw_time == ns(15)); // the adapter runs b_transport at 10 + 5 ns; the SE never waits
+    REQUIRE(ini.bw_phases.size() == 2);
+    CHECK(ini.bw_phases[0] == tlm::END_REQ);   // accepted into the SPU buffer...
+    CHECK(ini.bw_phases[1] == tlm::BEGIN_RESP); // ...and answered at once
+    CHECK(ini.bw_time == ns(15)); // BEGIN_REQ sent at 10 ns annotated with 5 ns
     CHECK(ini.response == tlm::TLM_OK_RESPONSE);
     CHECK(ini.completed);
     CHECK(ini.mm.frees == 1);
