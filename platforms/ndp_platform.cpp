@@ -59,6 +59,23 @@ NdpPlatform::NdpPlatform(sc_core::sc_module_name name, const SimParams& params)
 
 NdpPlatform::~NdpPlatform() = default;
 
+template <class Initiator, class Target>
+void NdpPlatform::connect(Initiator& initiator, Target& target, const std::string& what) {
+    if (!m_params.check.protocol) {
+        initiator.bind(target);
+        return;
+    }
+    m_checkers.push_back(std::make_unique<ProtocolChecker>(("check_" + what).c_str()));
+    initiator.bind(m_checkers.back()->target);
+    m_checkers.back()->initiator.bind(target);
+}
+
+uint64_t NdpPlatform::protocol_violations() const {
+    uint64_t n = 0;
+    for (const auto& c : m_checkers) n += c->violations();
+    return n;
+}
+
 void NdpPlatform::build() {
     const auto& p = m_params.platform;
     const unsigned V = m_params.memory.vaults_per_unit;
@@ -82,19 +99,22 @@ void NdpPlatform::build() {
         for (unsigned v = 0; v < V; ++v) {
             unit->vaults.push_back(std::make_unique<VaultController>(
                 (prefix + "_vault" + std::to_string(v)).c_str(), u, v, m_params.memory, m_map, *unit->store));
-            unit->xbar->out.bind(unit->vaults.back()->socket);
+            connect(unit->xbar->out, unit->vaults.back()->socket, prefix + "_vault" + std::to_string(v));
         }
         unit->se = std::make_unique<SeModule>((prefix + "_se").c_str(), u, m_params.se, topo, m_map);
-        unit->xbar->out.bind(unit->se->in);
-        unit->se->to_cores.bind(unit->xbar->in);
-        unit->se->to_ses.bind(unit->xbar->in);
-        unit->se->to_mem.bind(unit->xbar->in);
+        unit->se->set_timing(p.timing);
+        connect(unit->xbar->out, unit->se->in, prefix + "_se_in");
+        connect(unit->se->to_cores, unit->xbar->in, prefix + "_se_to_cores");
+        connect(unit->se->to_ses, unit->xbar->in, prefix + "_se_to_ses");
+        connect(unit->se->to_mem, unit->xbar->in, prefix + "_se_to_mem");
         for (unsigned c = 0; c < m_clients[u]; ++c, ++gid) {
             auto core = std::make_unique<NdpCore>((prefix + "_core" + std::to_string(c)).c_str(), u, c, gid,
                                                   m_params.core, m_map,
                                                   [this](uint64_t a) { return is_cacheable(a); });
-            core->bus.bind(unit->xbar->in);
-            unit->xbar->out.bind(core->mailbox);
+            core->set_timing(p.timing);
+            const std::string cname = prefix + "_core" + std::to_string(c);
+            connect(core->bus, unit->xbar->in, cname + "_bus");
+            connect(unit->xbar->out, core->mailbox, cname + "_mailbox");
             m_cores.push_back(std::move(core));
         }
         m_units.push_back(std::move(unit));
@@ -106,10 +126,18 @@ void NdpPlatform::build() {
             if (u == v) continue;
             auto link = std::make_unique<Link>(("link" + std::to_string(u) + "to" + std::to_string(v)).c_str(), u, v,
                                                m_params.link);
-            m_units[u]->xbar->out.bind(link->in);
-            link->out.bind(m_units[v]->xbar->in);
+            const std::string lname = "link" + std::to_string(u) + "to" + std::to_string(v);
+            connect(m_units[u]->xbar->out, link->in, lname + "_in");
+            connect(link->out, m_units[v]->xbar->in, lname + "_out");
             m_links.push_back(std::move(link));
         }
+    // A response travels back over the opposite direction.
+    const auto link_of = [&](unsigned u, unsigned v) -> Link* {
+        for (auto& l : m_links)
+            if (l->src_unit() == u && l->dst_unit() == v) return l.get();
+        return nullptr;
+    };
+    for (auto& l : m_links) l->set_reverse(link_of(l->dst_unit(), l->src_unit()));
 }
 
 void NdpPlatform::load(Workload& workload) {
@@ -255,12 +283,21 @@ nlohmann::json NdpPlatform::stats_json() const {
                          {"utilization", m_finish > sc_core::SC_ZERO_TIME ? l->utilization(m_finish) : 0.0}});
     }
     j["links"] = links;
+    if (m_params.check.protocol) j["protocol_violations"] = protocol_violations();
     j["bytes_within_units"] = xbar_bytes;
     j["bytes_across_links"] = link_bytes;
     uint64_t mem_reads = 0, mem_writes = 0;
     for (const auto& u : m_units)
         for (const auto& v : u->vaults) mem_reads += v->reads(), mem_writes += v->writes();
-    j["memory"] = {{"reads", mem_reads}, {"writes", mem_writes}};
+
+    json vaults = json::array(); // only the vaults that were used
+    for (const auto& u : m_units)
+        for (const auto& v : u->vaults)
+            if (v->reads() + v->writes())
+                vaults.push_back({{"unit", &u - &m_units[0]}, {"vault", &v - &u->vaults[0]},
+                                  {"accesses", v->reads() + v->writes()},
+                                  {"avg_latency_ns", v->average_latency().to_seconds() * 1e9}});
+    j["memory"] = {{"reads", mem_reads}, {"writes", mem_writes}, {"vaults", vaults}};
     uint64_t instr = 0, loads = 0, stores = 0, hits = 0, misses = 0;
     double ack_ns = 0;
     for (const auto& c : m_cores) {

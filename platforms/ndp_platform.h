@@ -12,6 +12,7 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
+#include "models/common/protocol_checker.h"
 #include "models/core/ndp_core.h"
 #include "models/interconnect/crossbar.h"
 #include "models/interconnect/link.h"
@@ -42,6 +43,9 @@ public:
     SeModule& se(unsigned unit) { return *m_units.at(unit)->se; }
     Crossbar& crossbar(unsigned unit) { return *m_units.at(unit)->xbar; }
     const std::vector<std::unique_ptr<Link>>& links() const { return m_links; }
+    const std::vector<std::unique_ptr<ProtocolChecker>>& checkers() const { return m_checkers; }
+    /// Protocol violations reported by all checkers (0 without check.protocol).
+    uint64_t protocol_violations() const;
     /// Statistics of the run so far (see docs/stats.md).
     nlohmann::json stats_json() const;
 
@@ -72,6 +76,10 @@ private:
 
     void build();
     void monitor();
+    /// Binds an initiator to a target socket, through a base-protocol checker
+    /// when check.protocol is set.
+    template <class Initiator, class Target>
+    void connect(Initiator& initiator, Target& target, const std::string& what);
     bool is_cacheable(uint64_t addr) const;
     BackingStore& store_of(uint64_t addr);
 
@@ -81,6 +89,7 @@ private:
     std::vector<std::unique_ptr<Unit>> m_units;
     std::vector<std::unique_ptr<NdpCore>> m_cores;
     std::vector<std::unique_ptr<Link>> m_links;
+    std::vector<std::unique_ptr<ProtocolChecker>> m_checkers;
     std::vector<Region> m_regions; ///< sorted by begin
     std::vector<SyncVar> m_syncvars;
     sc_core::sc_time m_finish;

@@ -44,11 +44,6 @@ std::string one_of(const std::string& option, const std::string& text,
     return text;
 }
 
-void reject_at(const std::string& timing) {
-    // Only the LT platform exists so far; the AT variant is a later issue.
-    if (timing == "at") throw CliError("timing 'at' is not implemented yet; use lt");
-}
-
 unsigned uint_in(const json& cfg, const char* section, const char* key, unsigned fallback) {
     if (!cfg.contains(section) || !cfg[section].is_object()) return fallback;
     const json& v = cfg[section].value(key, json());
@@ -97,8 +92,8 @@ Described describe() {
           "kept (--units 8 on hmc4 runs " + std::to_string(8 * (d.platform.client_cores /
           d.platform.units)) + " client cores)").c_str())
         ("timing", po::value<std::string>()->value_name("lt|at"),
-         "timing style of the platform; only lt (loosely timed) is implemented so far "
-         "(default: from the configuration; hmc4: lt)")
+         "timing style of the platform: lt (loosely timed, fast) or at (approximately "
+         "timed, models queueing) (default: from the configuration; hmc4: lt)")
         ("set", po::value<std::vector<std::string>>()->value_name("KEY=VALUE")->composing(),
          "override one configuration key, e.g. --set se.st_entries=8; repeatable, applied in "
          "order after the preset and before the flags above (keys: docs/configuration.md)")
@@ -184,9 +179,7 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     const auto workload = flag("workload");
     if (workload) one_of("workload", *workload, known_workloads());
     const auto timing = flag("timing");
-    if (timing) {
-        reject_at(one_of("timing", *timing, {"lt", "at"}));
-    }
+    if (timing) one_of("timing", *timing, {"lt", "at"});
     std::optional<uint64_t> interval, ops, cores, units, seed;
     if (auto v = flag("interval")) interval = parse_uint("interval", *v, umax);
     if (auto v = flag("ops")) ops = parse_uint("ops", *v, umax);
@@ -230,8 +223,6 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     } catch (const ConfigError& e) {
         throw ConfigError("configuration '" + vm["config"].as<std::string>() + "': " + e.what());
     }
-    // A preset or --set may ask for AT too.
-    if (out.params.platform.timing == Timing::at) reject_at("at");
     return out;
 }
 

@@ -1,5 +1,6 @@
 #include "models/core/ndp_core.h"
 
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -36,6 +37,11 @@ void fill(tlm::tlm_generic_payload& t, tlm::tlm_command cmd, uint64_t addr, uint
     t.set_dmi_allowed(false);
     t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 }
+
+/// Drops the reference a component took on a payload it kept (AT).
+void release_ref(tlm::tlm_generic_payload& t) {
+    if (t.has_mm()) t.release();
+}
 } // namespace
 
 NdpCore::NdpCore(sc_core::sc_module_name name, unsigned unit, unsigned local_id,
@@ -45,7 +51,8 @@ NdpCore::NdpCore(sc_core::sc_module_name name, unsigned unit, unsigned local_id,
       m_global_id(global_id), m_params(params), m_map(address_map),
       m_is_cacheable(std::move(is_cacheable)), m_l1(params), m_line_buf(m_l1.line_bytes()),
       m_layout(layout_for(address_map.units(), address_map.cores_per_unit())),
-      m_wire_ok(layout_fits_wire(m_layout)) {
+      m_wire_ok(layout_fits_wire(m_layout)), m_bus_peq("bus_peq", this, &NdpCore::bus_peq_cb),
+      m_mailbox_peq("mailbox_peq", this, &NdpCore::mailbox_peq_cb) {
     if (!(params.clock_ghz > 0.0))
         throw std::invalid_argument(std::string(this->name()) + ": core clock_ghz must be > 0");
     m_cycle = sc_core::sc_time(1.0 / params.clock_ghz, sc_core::SC_NS);
@@ -55,17 +62,31 @@ NdpCore::NdpCore(sc_core::sc_module_name name, unsigned unit, unsigned local_id,
     if (gq.get() == sc_core::SC_ZERO_TIME && params.quantum_ns > 0.0)
         gq.set(sc_core::sc_time(params.quantum_ns, sc_core::SC_NS));
 
+    // Both styles on both sockets at all times (docs/timing.md): the bus's
+    // backward path is used only in AT, the mailbox serves LT and AT SEs.
+    bus.register_nb_transport_bw(this, &NdpCore::bus_nb_transport_bw);
     mailbox.register_b_transport(this, &NdpCore::mailbox_b_transport);
+    mailbox.register_nb_transport_fw(this, &NdpCore::mailbox_nb_transport_fw);
     SC_THREAD(run);
 }
 
 void NdpCore::set_program(std::function<void(CoreApi&)> program) { m_program = std::move(program); }
 
+void NdpCore::set_timing(Timing timing) {
+    if (sc_core::sc_start_of_simulation_invoked()) {
+        SC_REPORT_ERROR(kMsgType,
+                        (std::string(name()) + ": set_timing must be called before sc_start").c_str());
+        return;
+    }
+    m_timing = timing;
+}
+
 void NdpCore::run() {
     // The quantum may have been set after construction: start from it.
     m_qk.reset();
     if (m_program) m_program(*this);
-    m_qk.sync();
+    if (m_timing == Timing::lt) m_qk.sync();
+    else catch_up();
     m_stats.finish_time = sc_core::sc_time_stamp();
     m_state = CoreState::done;
     m_done_event.notify(sc_core::SC_ZERO_TIME);
@@ -103,6 +124,10 @@ bool NdpCore::check_access(uint64_t addr, unsigned size, const char* what) {
 }
 
 void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
+    if (m_timing == Timing::at) {
+        at_timed(cmd, addr, data, len);
+        return;
+    }
     tlm::tlm_generic_payload t;
     fill(t, cmd, addr, data, len);
     sc_core::sc_time delay = m_qk.get_local_time();
@@ -183,7 +208,7 @@ void NdpCore::store(uint64_t addr, uint64_t value, unsigned size) {
 
 // ---------------------------------------------------------------- SynCron messages
 
-bool NdpCore::send(Opcode op, uint64_t var, uint64_t info) {
+bool NdpCore::send(Opcode op, uint64_t var, uint64_t info, bool sync) {
     Message m;
     m.addr = var;
     m.op = op;
@@ -195,6 +220,7 @@ bool NdpCore::send(Opcode op, uint64_t var, uint64_t info) {
     // form only when the platform's IDs fit it (zeros otherwise).
     std::array<uint8_t, kWireBytes> data{};
     if (m_wire_ok && fits(m, m_layout)) data = pack(m, m_layout);
+    if (m_timing == Timing::at) return at_send(m, data.data(), sync);
     SyncronExtension ext(m);
 
     tlm::tlm_generic_payload t;
@@ -207,34 +233,55 @@ bool NdpCore::send(Opcode op, uint64_t var, uint64_t info) {
     ++m_stats.instructions;
     ++m_stats.messages_sent[static_cast<unsigned>(op)];
     if (!t.is_response_error()) return true;
-    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": sending " + std::string(to_string(op)) +
-                               " for " + hex(var) + " to SE " + std::to_string(m_unit) +
-                               " failed: " + t.get_response_string())
-                                  .c_str());
+    report_send_error(m, t);
     return false;
 }
 
+void NdpCore::report_send_error(const Message& m, const tlm::tlm_generic_payload& t) {
+    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": sending " + std::string(to_string(m.op)) +
+                               " for " + hex(m.addr) + " to SE " + std::to_string(m_unit) +
+                               " failed: " + t.get_response_string())
+                                  .c_str());
+}
+
 void NdpCore::request_sync(Opcode op, uint64_t var, uint64_t info, Opcode reply) {
+    // AT: reach the core's own time first, so the expectation is armed only
+    // from the moment the request is issued.
+    if (m_timing == Timing::at) catch_up();
     const sc_core::sc_time issued = sc_core::sc_time_stamp() + m_qk.get_local_time();
     m_state = CoreState::waiting_sync;
-    // Armed before sending: an SE may answer from inside b_transport.
+    // Armed before sending: an SE may answer from inside b_transport (LT) or
+    // before the request phase has ended (AT).
     m_reply.reset();
     m_expected = Expected{reply, var};
-    if (!send(op, var, info)) {
+    if (!send(op, var, info, true)) {
         // No ACK will come for a rejected request; go on rather than hang.
         m_expected.reset();
+        m_sync_trans = nullptr;
+        m_sync_failed = false;
         m_state = CoreState::computing;
         keep_time();
         return;
     }
 
-    // req_sync commits only on the ACK: catch up with simulated time, then wait.
-    m_qk.sync();
-    while (!m_reply) sc_core::wait(m_reply_event);
+    // req_sync commits only on the ACK: catch up with simulated time, then
+    // wait. In AT an error response to the request ends the wait too.
+    if (m_timing == Timing::lt) m_qk.sync();
+    while (!m_reply && !m_sync_failed) sc_core::wait(m_reply_event);
+    if (!m_reply) {
+        // AT: the request was rejected after its END_REQ (reported by at_response).
+        m_expected.reset();
+        m_sync_trans = nullptr;
+        m_sync_failed = false;
+        m_state = CoreState::computing;
+        return;
+    }
     if (m_reply_time > sc_core::sc_time_stamp()) sc_core::wait(m_reply_time - sc_core::sc_time_stamp());
     m_qk.reset();
     m_reply.reset();
     m_expected.reset();
+    m_sync_trans = nullptr; // its BEGIN_RESP may still come: then it is an ordinary message response
+    m_sync_failed = false;
     m_reply_event.cancel(); // a reply that beat the sync must not wake the next wait
 
     m_stats.ack_wait_time += sc_core::sc_time_stamp() - issued;
@@ -243,24 +290,22 @@ void NdpCore::request_sync(Opcode op, uint64_t var, uint64_t info, Opcode reply)
 
 void NdpCore::request_async(Opcode op, uint64_t var) {
     m_state = CoreState::memory;
-    send(op, var, 0);
+    send(op, var, 0, false);
     keep_time();
     m_state = CoreState::computing;
 }
 
 void NdpCore::mailbox_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    trans.set_response_status(take_reply(trans, delay));
+}
+
+tlm::tlm_response_status NdpCore::take_reply(const tlm::tlm_generic_payload& trans,
+                                             const sc_core::sc_time& delay) {
     const SyncronExtension* ext = trans.get_extension<SyncronExtension>();
-    if (!ext) {
-        trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-        return;
-    }
-    if (trans.get_command() != tlm::TLM_WRITE_COMMAND) {
-        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-        return;
-    }
+    if (!ext) return tlm::TLM_GENERIC_ERROR_RESPONSE;
+    if (trans.get_command() != tlm::TLM_WRITE_COMMAND) return tlm::TLM_COMMAND_ERROR_RESPONSE;
     const Message& m = ext->msg;
     if (!m_expected || m_expected->op != m.op || m_expected->addr != m.addr) {
-        trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
         const std::string waiting =
             m_expected ? "waiting for " + std::string(to_string(m_expected->op)) + " for " +
                              hex(m_expected->addr)
@@ -268,7 +313,7 @@ void NdpCore::mailbox_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_t
         SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": unexpected reply " + to_string(m) +
                                    " (" + waiting + ")")
                                       .c_str());
-        return;
+        return tlm::TLM_GENERIC_ERROR_RESPONSE;
     }
     // A target never waits: store the reply with its arrival time and wake
     // the core then.
@@ -276,7 +321,221 @@ void NdpCore::mailbox_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_t
     m_reply_time = sc_core::sc_time_stamp() + delay;
     m_expected.reset(); // a second reply is an error
     m_reply_event.notify(delay);
-    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return tlm::TLM_OK_RESPONSE;
+}
+
+// ---------------------------------------------------------------- AT: bus (initiator)
+
+void NdpCore::catch_up() {
+    const sc_core::sc_time pending = m_qk.get_local_time();
+    if (pending == sc_core::SC_ZERO_TIME) return;
+    const CoreState state = m_state;
+    m_state = CoreState::computing; // the pending time is compute / L1 time
+    sc_core::wait(pending);
+    m_qk.set(sc_core::SC_ZERO_TIME);
+    m_state = state;
+}
+
+void NdpCore::at_begin_request(tlm::tlm_generic_payload& t) {
+    // Request exclusion. Every request waits for its own END_REQ before
+    // at_begin_request returns, so this never waits in practice.
+    while (m_req_open) sc_core::wait(m_bus_event);
+    m_req_open = &t;
+    m_in_flight.insert(&t);
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    switch (bus->nb_transport_fw(t, phase, delay)) {
+    case tlm::TLM_ACCEPTED: // END_REQ (or BEGIN_RESP) comes on the backward path
+        break;
+    case tlm::TLM_UPDATED:
+        if (phase == tlm::END_REQ) {
+            m_bus_peq.notify(t, phase, delay);
+        } else if (phase == tlm::BEGIN_RESP) {
+            // The response came on the return path: the core owes END_RESP
+            // on the forward path, sent when the response takes effect.
+            m_end_resp_due.insert(&t);
+            m_bus_peq.notify(t, phase, delay);
+        } else {
+            SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": nb_transport_fw returned TLM_UPDATED with phase " +
+                                       phase.get_name() + " for BEGIN_REQ; taken as END_REQ")
+                                          .c_str());
+            m_bus_peq.notify(t, tlm::END_REQ, delay);
+        }
+        break;
+    case tlm::TLM_COMPLETED: // early completion: request and response end at +delay
+        m_bus_peq.notify(t, tlm::BEGIN_RESP, delay);
+        break;
+    }
+    while (m_req_open == &t) sc_core::wait(m_bus_event);
+}
+
+void NdpCore::at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
+    catch_up();
+    tlm::tlm_generic_payload& t = m_pool.acquire();
+    // The payload's own buffer carries the data; a line longer than it (an L1
+    // with lines > PayloadPool::kMaxBytes) uses the core's buffer, which stays
+    // untouched until the response because the core waits for it.
+    uint8_t* buf = len <= PayloadPool::kMaxBytes ? t.get_data_ptr() : data;
+    fill(t, cmd, addr, buf, len);
+    if (cmd == tlm::TLM_WRITE_COMMAND && buf != data) std::memcpy(buf, data, len);
+    m_mem_trans = &t;
+    m_mem_done = false;
+    at_begin_request(t);
+    while (!m_mem_done) sc_core::wait(m_bus_event); // one outstanding memory operation
+    m_mem_trans = nullptr;
+    if (t.is_response_error())
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + command_name(cmd) + " of " +
+                                   std::to_string(len) + " B at " + hex(addr) +
+                                   " failed: " + t.get_response_string())
+                                      .c_str());
+    else if (cmd == tlm::TLM_READ_COMMAND && buf != data)
+        std::memcpy(data, buf, len);
+    t.release();
+}
+
+bool NdpCore::at_send(const Message& m, const uint8_t* wire, bool sync) {
+    catch_up();
+    tlm::tlm_generic_payload& t = m_pool.acquire();
+    m_pool.message_extension(t).msg = m;
+    std::memcpy(t.get_data_ptr(), wire, kWireBytes);
+    fill(t, tlm::TLM_WRITE_COMMAND, m_map.se_address(m_unit), t.get_data_ptr(), kWireBytes);
+    if (sync) {
+        m_sync_trans = &t;
+        m_sync_failed = false;
+    }
+    // Issued into the network once END_REQ is in; the response is absorbed
+    // later by at_response (which releases the payload).
+    at_begin_request(t);
+    ++m_stats.instructions;
+    ++m_stats.messages_sent[static_cast<unsigned>(m.op)];
+    return !(sync && m_sync_failed);
+}
+
+tlm::tlm_sync_enum NdpCore::bus_nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase,
+                                                sc_core::sc_time& delay) {
+    if (!m_in_flight.count(&t)) {
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": nb_transport_bw " + phase.get_name() +
+                                   " for a payload the core has no transaction for")
+                                      .c_str());
+        return tlm::TLM_COMPLETED;
+    }
+    if (phase == tlm::END_REQ) {
+        m_bus_peq.notify(t, phase, delay);
+        return tlm::TLM_ACCEPTED;
+    }
+    if (phase == tlm::BEGIN_RESP) {
+        // Takes effect at sc_time_stamp() + delay; TLM_COMPLETED ends the
+        // response phase (the core never holds a response).
+        m_bus_peq.notify(t, phase, delay);
+        return tlm::TLM_COMPLETED;
+    }
+    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": unexpected phase " + phase.get_name() +
+                               " on nb_transport_bw")
+                                  .c_str());
+    return tlm::TLM_ACCEPTED;
+}
+
+void NdpCore::bus_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& phase) {
+    // END_REQ ends the request phase; so does BEGIN_RESP when END_REQ was skipped.
+    if (m_req_open == &t) {
+        m_req_open = nullptr;
+        m_bus_event.notify();
+    } else if (phase == tlm::END_REQ) {
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) +
+                                   ": END_REQ for a payload that is not in its request phase")
+                                      .c_str());
+        return;
+    }
+    if (phase != tlm::BEGIN_RESP) return;
+    if (m_end_resp_due.erase(&t)) {
+        tlm::tlm_phase end = tlm::END_RESP;
+        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+        const tlm::tlm_sync_enum r = bus->nb_transport_fw(t, end, delay);
+        if (r != tlm::TLM_COMPLETED)
+            SC_REPORT_ERROR(kMsgType, (std::string(name()) +
+                                       ": END_RESP on nb_transport_fw not answered with TLM_COMPLETED")
+                                          .c_str());
+    }
+    at_response(t);
+}
+
+void NdpCore::at_response(tlm::tlm_generic_payload& t) {
+    if (!m_in_flight.erase(&t)) return; // a second BEGIN_RESP for one request: ignored
+    if (&t == m_mem_trans) {
+        m_mem_done = true; // at_timed checks the status and releases the payload
+        m_bus_event.notify();
+        return;
+    }
+    // A SynCron message: the core went on at END_REQ (req_async) or waits
+    // for the mailbox (req_sync); the response only reports errors.
+    if (t.is_response_error()) {
+        const SyncronExtension* ext = t.get_extension<SyncronExtension>();
+        report_send_error(ext ? ext->msg : Message{}, t);
+        if (&t == m_sync_trans) {
+            m_sync_failed = true; // no ACK will come: end the wait
+            m_reply_event.notify();
+        }
+    }
+    if (&t == m_sync_trans) m_sync_trans = nullptr;
+    t.release();
+}
+
+// ---------------------------------------------------------------- AT: mailbox (target)
+
+tlm::tlm_sync_enum NdpCore::mailbox_nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase,
+                                                    sc_core::sc_time& delay) {
+    if (phase == tlm::BEGIN_REQ) {
+        // Accepted at once; the reply is taken at its effective time.
+        if (t.has_mm()) t.acquire();
+        m_mailbox_peq.notify(t, phase, delay);
+        phase = tlm::END_REQ;
+        return tlm::TLM_UPDATED;
+    }
+    if (phase == tlm::END_RESP) {
+        m_mailbox_peq.notify(t, phase, delay);
+        return tlm::TLM_COMPLETED;
+    }
+    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": unexpected phase " + phase.get_name() +
+                               " on mailbox nb_transport_fw")
+                                  .c_str());
+    return tlm::TLM_COMPLETED;
+}
+
+void NdpCore::mailbox_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& phase) {
+    if (phase == tlm::BEGIN_REQ) {
+        t.set_response_status(take_reply(t, sc_core::SC_ZERO_TIME));
+        m_mailbox_queue.push_back(&t);
+    } else if (phase == tlm::END_RESP) {
+        if (&t != m_mailbox_resp) {
+            SC_REPORT_ERROR(kMsgType, (std::string(name()) +
+                                       ": END_RESP on the mailbox for a payload not in its response phase")
+                                          .c_str());
+            return;
+        }
+        m_mailbox_resp = nullptr;
+        release_ref(t);
+    }
+    mailbox_respond();
+}
+
+void NdpCore::mailbox_respond() {
+    // Response exclusion: one BEGIN_RESP at a time on the mailbox socket.
+    while (!m_mailbox_resp && !m_mailbox_queue.empty()) {
+        tlm::tlm_generic_payload& t = *m_mailbox_queue.front();
+        m_mailbox_queue.pop_front();
+        tlm::tlm_phase phase = tlm::BEGIN_RESP;
+        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+        const tlm::tlm_sync_enum r = mailbox->nb_transport_bw(t, phase, delay);
+        if (r == tlm::TLM_COMPLETED && delay == sc_core::SC_ZERO_TIME) {
+            release_ref(t);
+            continue;
+        }
+        m_mailbox_resp = &t;
+        // TLM_ACCEPTED: END_RESP comes on the forward path. Otherwise the
+        // response phase ends at +delay.
+        if (r == tlm::TLM_COMPLETED || (r == tlm::TLM_UPDATED && phase == tlm::END_RESP))
+            m_mailbox_peq.notify(t, tlm::END_RESP, delay);
+    }
 }
 
 // ---------------------------------------------------------------- Table 2

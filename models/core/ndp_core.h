@@ -1,24 +1,33 @@
 #pragma once
-// An in-order NDP core (paper Table 5) as a loosely-timed TLM-2.0 initiator.
+// An in-order NDP core (paper Table 5) as a TLM-2.0 initiator.
 // It runs one workload program (written against CoreApi) in an SC_THREAD:
-// 1 instruction per cycle, one outstanding memory operation (blocking
-// b_transport), temporal decoupling through a quantum keeper. Loads, stores
+// 1 instruction per cycle, one outstanding memory operation. Loads, stores
 // and SynCron messages all leave through `bus`; SE replies arrive at
-// `mailbox`. docs/ndp_core.md describes the timing rules.
+// `mailbox`. Two timing styles (set_timing, before sc_start):
+//  - LT (default): blocking b_transport, temporal decoupling through a
+//    quantum keeper;
+//  - AT: pooled payloads, 4-phase nb_transport_fw on `bus`, no decoupling
+//    (pending compute time is waited off before every transaction).
+// The mailbox serves b_transport and nb_transport_fw in both styles.
+// docs/ndp_core.md describes the timing rules.
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <optional>
+#include <unordered_set>
 #include <vector>
 
 #include <systemc>
 #include <tlm>
+#include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
+#include "models/common/payload_pool.h"
 #include "models/core/core_api.h"
 #include "models/core/l1_cache.h"
 #include "models/protocol/message.h"
@@ -57,6 +66,12 @@ public:
 
     /// The program the core runs from time 0; without one the core is done at once.
     void set_program(std::function<void(CoreApi&)> program);
+    /// Timing::lt (default) or Timing::at; call before sc_start (an error
+    /// afterwards). The mailbox answers both styles either way.
+    void set_timing(Timing timing);
+    Timing timing() const { return m_timing; }
+    /// The AT path's payloads; in_use() == 0 once nothing is in flight.
+    const PayloadPool& payload_pool() const { return m_pool; }
 
     bool done() const { return m_state == CoreState::done; }
     sc_core::sc_time finish_time() const { return m_stats.finish_time; }
@@ -87,6 +102,10 @@ public:
 private:
     void run();
     void mailbox_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    /// Checks a reply and, when it matches the pending expectation, stores it
+    /// as arrived at sc_time_stamp() + delay. Returns the response status.
+    tlm::tlm_response_status take_reply(const tlm::tlm_generic_payload& trans,
+                                        const sc_core::sc_time& delay);
 
     /// Checks size and line crossing; false (after reporting) when invalid.
     bool check_access(uint64_t addr, unsigned size, const char* what);
@@ -97,13 +116,38 @@ private:
     /// L1 lookup plus the fill / write-back traffic of a miss.
     void cache_access(uint64_t addr, bool write);
 
-    /// False (after reporting) when the SE port answered with an error.
-    bool send(Opcode op, uint64_t var, uint64_t info);
+    /// False (after reporting) when the SE port answered with an error
+    /// (AT: when that is already known once the request phase has ended).
+    bool send(Opcode op, uint64_t var, uint64_t info, bool sync);
+    void report_send_error(const Message& m, const tlm::tlm_generic_payload& t);
     /// req_sync: send, then wait for `reply` on the same variable.
     void request_sync(Opcode op, uint64_t var, uint64_t info, Opcode reply);
     /// req_async: send and go on.
     void request_async(Opcode op, uint64_t var);
-    void keep_time() { if (m_qk.need_sync()) m_qk.sync(); }
+    void keep_time() {
+        if (m_timing == Timing::lt && m_qk.need_sync()) m_qk.sync();
+    }
+
+    // ---- AT path (docs/ndp_core.md, "Approximately-timed")
+    /// Waits off the pending local time (compute, L1 hits) so the next
+    /// transaction starts at the core's own time.
+    void catch_up();
+    /// BEGIN_REQ of a pooled payload at the current time; returns once its
+    /// request phase has ended (END_REQ or BEGIN_RESP has taken effect).
+    void at_begin_request(tlm::tlm_generic_payload& t);
+    /// A load/store transaction: returns when its BEGIN_RESP has taken effect.
+    void at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
+    bool at_send(const Message& m, const uint8_t* wire, bool sync);
+    /// BEGIN_RESP has taken effect for `t`.
+    void at_response(tlm::tlm_generic_payload& t);
+    tlm::tlm_sync_enum bus_nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase,
+                                           sc_core::sc_time& delay);
+    void bus_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& phase);
+    tlm::tlm_sync_enum mailbox_nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase,
+                                               sc_core::sc_time& delay);
+    void mailbox_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& phase);
+    /// Sends queued mailbox BEGIN_RESPs while no response is in its phase.
+    void mailbox_respond();
 
     unsigned m_unit;
     unsigned m_local_id;
@@ -126,6 +170,25 @@ private:
     std::optional<Message> m_reply;
     sc_core::sc_time m_reply_time;
     sc_core::sc_event m_reply_event;
+
+    // AT bus side.
+    Timing m_timing = Timing::lt;
+    PayloadPool m_pool;
+    tlm_utils::peq_with_cb_and_phase<NdpCore> m_bus_peq;
+    tlm::tlm_generic_payload* m_req_open = nullptr;  ///< the one payload in its request phase
+    tlm::tlm_generic_payload* m_mem_trans = nullptr; ///< the load/store awaiting BEGIN_RESP
+    bool m_mem_done = false;
+    tlm::tlm_generic_payload* m_sync_trans = nullptr; ///< the req_sync message awaiting BEGIN_RESP
+    bool m_sync_failed = false;                       ///< it got an error response: no ACK will come
+    std::unordered_set<const tlm::tlm_generic_payload*> m_in_flight; ///< sent, BEGIN_RESP not yet in
+    /// BEGIN_RESP came as TLM_UPDATED on the forward return: END_RESP owed.
+    std::unordered_set<const tlm::tlm_generic_payload*> m_end_resp_due;
+    sc_core::sc_event m_bus_event;                    ///< END_REQ or BEGIN_RESP took effect
+
+    // AT mailbox side.
+    tlm_utils::peq_with_cb_and_phase<NdpCore> m_mailbox_peq;
+    std::deque<tlm::tlm_generic_payload*> m_mailbox_queue; ///< replies awaiting their BEGIN_RESP
+    tlm::tlm_generic_payload* m_mailbox_resp = nullptr;    ///< the reply in its response phase
 
     CoreState m_state = CoreState::computing;
     sc_core::sc_event m_done_event;

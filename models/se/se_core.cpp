@@ -318,6 +318,21 @@ void SeCore::release_type_without_entry(const Message& m, SeResult& r) {
     }
 }
 
+unsigned SeCore::grant_next_local(VarState& s, Opcode op, uint64_t addr, SeResult& r) {
+    const unsigned c = next_round_robin(s.local, s.rr_local);
+    if (c == kNone) return kNone;
+    s.local.reset(c);
+    s.rr_local = static_cast<uint16_t>(c + 1);
+    to_core(c, op, addr, 0, r);
+    return c;
+}
+
+void SeCore::grant_all_local(VarState& s, Opcode op, uint64_t addr, SeResult& r) {
+    for (auto c = s.local.find_first(); c != BitList::npos; c = s.local.find_next(c))
+        to_core(static_cast<unsigned>(c), op, addr, 0, r);
+    s.local.reset();
+}
+
 void SeCore::free_if(StEntry& e, bool idle, SeResult& r) {
     if (!idle) return;
     m_st.release(e);
@@ -346,16 +361,13 @@ void SeCore::local_lock(StEntry& e, const Message& m, SeResult& r) {
             return;
         }
         s.pending = false;
-        const unsigned c = next_round_robin(s.local, s.rr_local);
+        const unsigned c = grant_next_local(s, Opcode::lock_grant_local, m.addr, r);
         if (c == kNone) { // cannot happen: waiters only leave through grants
             to_se(master, Opcode::lock_release_global, m.addr, 0, 0, r);
             free_if(e, true, r);
             return;
         }
-        s.local.reset(c);
-        s.rr_local = static_cast<uint16_t>(c + 1);
         s.info = kValid | c;
-        to_core(c, Opcode::lock_grant_local, m.addr, 0, r);
         return;
     }
     case Opcode::lock_release_local: {
@@ -363,12 +375,9 @@ void SeCore::local_lock(StEntry& e, const Message& m, SeResult& r) {
             fail(r, m, "release of a lock the core does not hold");
             return;
         }
-        const unsigned c = next_round_robin(s.local, s.rr_local);
+        const unsigned c = grant_next_local(s, Opcode::lock_grant_local, m.addr, r);
         if (c != kNone) { // hand over inside the unit
-            s.local.reset(c);
-            s.rr_local = static_cast<uint16_t>(c + 1);
             s.info = kValid | c;
-            to_core(c, Opcode::lock_grant_local, m.addr, 0, r);
             return;
         }
         s.info = 0; // no local waiter left: one aggregated release
@@ -384,8 +393,7 @@ void SeCore::local_barrier(StEntry& e, const Message& m, SeResult& r) {
     VarState& s = e.state;
     const unsigned master = m_topo.home_unit(m.addr);
     const auto depart_all = [&] {
-        for (auto c = s.local.find_first(); c != BitList::npos; c = s.local.find_next(c))
-            to_core(static_cast<unsigned>(c), Opcode::barrier_depart_local, m.addr, 0, r);
+        grant_all_local(s, Opcode::barrier_depart_local, m.addr, r);
         free_if(e, true, r);
     };
     switch (m.op) {
@@ -420,12 +428,7 @@ void SeCore::local_sem(StEntry& e, const Message& m, SeResult& r) {
     // always has a local waiter to serve.
     VarState& s = e.state;
     const unsigned master = m_topo.home_unit(m.addr);
-    const auto grant_one = [&] {
-        const unsigned c = next_round_robin(s.local, s.rr_local);
-        s.local.reset(c);
-        s.rr_local = static_cast<uint16_t>(c + 1);
-        to_core(c, Opcode::sem_grant_local, m.addr, 0, r);
-    };
+    const auto grant_one = [&] { grant_next_local(s, Opcode::sem_grant_local, m.addr, r); };
     switch (m.op) {
     case Opcode::sem_wait_local:
         if (s.local.test(m.core)) { fail(r, m, "core already waits on this semaphore"); return; }
@@ -467,17 +470,8 @@ void SeCore::local_cond(StEntry& e, const Message& m, SeResult& r) {
     // which also takes it as the withdrawal of this SE's registration.
     VarState& s = e.state;
     const unsigned master = m_topo.home_unit(m.addr);
-    const auto wake_one = [&] {
-        const unsigned c = next_round_robin(s.local, s.rr_local);
-        s.local.reset(c);
-        s.rr_local = static_cast<uint16_t>(c + 1);
-        to_core(c, Opcode::cond_grant_local, m.addr, 0, r);
-    };
-    const auto wake_all = [&] {
-        for (auto c = s.local.find_first(); c != BitList::npos; c = s.local.find_next(c))
-            to_core(static_cast<unsigned>(c), Opcode::cond_grant_local, m.addr, 0, r);
-        s.local.reset();
-    };
+    const auto wake_one = [&] { grant_next_local(s, Opcode::cond_grant_local, m.addr, r); };
+    const auto wake_all = [&] { grant_all_local(s, Opcode::cond_grant_local, m.addr, r); };
     switch (m.op) {
     case Opcode::cond_wait_local:
         if (s.local.test(m.core)) { fail(r, m, "core already waits on this condition variable"); return; }
@@ -762,15 +756,13 @@ void SeCore::master_barrier(VarState& s, const Message& m, const Who& w, SeResul
     enqueue(s, w);
     s.info += weight;
     if (s.info < m.info) return;
-    for (auto c = s.local.find_first(); c != BitList::npos; c = s.local.find_next(c))
-        to_core(static_cast<unsigned>(c), Opcode::barrier_depart_local, m.addr, 0, r);
+    grant_all_local(s, Opcode::barrier_depart_local, m.addr, r);
     for (unsigned se = 0; se < m_topo.units; ++se) {
         if (s.global.test(se)) to_se(se, Opcode::barrier_depart_global, m.addr, 0, 0, r);
         if (se < s.remote.size())
             for (auto c = s.remote[se].find_first(); c != BitList::npos; c = s.remote[se].find_next(c))
                 to_se(se, Opcode::barrier_departure_overflow, m.addr, 0, static_cast<unsigned>(c), r);
     }
-    s.local.reset();
     s.global.reset();
     for (auto& b : s.remote) b.reset();
     s.info = 0;
@@ -841,15 +833,13 @@ void SeCore::master_cond(VarState& s, const Message& m, const Who& w, SeResult& 
     }
     default: { // broadcast
         if (w.kind == Who::se) s.global.reset(w.se_id); // it woke its own waiters
-        for (auto c = s.local.find_first(); c != BitList::npos; c = s.local.find_next(c))
-            to_core(static_cast<unsigned>(c), Opcode::cond_grant_local, m.addr, 0, r);
+        grant_all_local(s, Opcode::cond_grant_local, m.addr, r);
         for (unsigned se = 0; se < m_topo.units; ++se) {
             if (s.global.test(se)) to_se(se, Opcode::cond_broad_global, m.addr, 0, 0, r);
             if (se < s.remote.size())
                 for (auto c = s.remote[se].find_first(); c != BitList::npos; c = s.remote[se].find_next(c))
                     to_se(se, Opcode::cond_grant_overflow, m.addr, 0, static_cast<unsigned>(c), r);
         }
-        s.local.reset();
         s.global.reset();
         for (auto& b : s.remote) b.reset();
     }

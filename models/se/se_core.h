@@ -116,6 +116,10 @@ private:
     bool waiting(const VarState& s, const Who& w) const;
     bool any_waiter(const VarState& s) const;
     void free_if(StEntry& e, bool idle, SeResult& r);
+    /// Grants the next waiting local core in rotation; kNone if nobody waits.
+    unsigned grant_next_local(VarState& s, Opcode op, uint64_t addr, SeResult& r);
+    /// Sends `op` to every waiting local core and empties the list.
+    void grant_all_local(VarState& s, Opcode op, uint64_t addr, SeResult& r);
     void fail(SeResult& r, const Message& m, const std::string& why);
 
     unsigned m_unit;

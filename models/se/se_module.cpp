@@ -291,13 +291,7 @@ tlm::tlm_sync_enum SeModule::nb_transport_fw(tlm::tlm_generic_payload& t, tlm::t
 
 void SeModule::in_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph) {
     if (ph == tlm::END_RESP) {
-        m_response_busy = false;
-        t.release();
-        if (!m_responses.empty()) {
-            tlm::tlm_generic_payload* next = m_responses.front();
-            m_responses.pop_front();
-            send_response(*next);
-        }
+        response_done(t);
         return;
     }
     // BEGIN_REQ at its effective time.
@@ -351,15 +345,16 @@ void SeModule::send_response(tlm::tlm_generic_payload& t) {
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_time d = SC_ZERO_TIME;
     const tlm::tlm_sync_enum st = in->nb_transport_bw(t, ph, d);
-    if (st == tlm::TLM_COMPLETED || (st == tlm::TLM_UPDATED && ph == tlm::END_RESP)) {
-        m_response_busy = false;
-        t.release();
-        if (!m_responses.empty()) {
-            tlm::tlm_generic_payload* next = m_responses.front();
-            m_responses.pop_front();
-            send_response(*next);
-        }
-    }
+    if (st == tlm::TLM_COMPLETED || (st == tlm::TLM_UPDATED && ph == tlm::END_RESP)) response_done(t);
+}
+
+void SeModule::response_done(tlm::tlm_generic_payload& t) {
+    m_response_busy = false;
+    t.release();
+    if (m_responses.empty()) return;
+    tlm::tlm_generic_payload* next = m_responses.front();
+    m_responses.pop_front();
+    send_response(*next);
 }
 
 // ---------------------------------------------------------------- AT initiator side

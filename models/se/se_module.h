@@ -98,6 +98,7 @@ private:
     void in_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
     void accept_request(tlm::tlm_generic_payload& t);
     void send_response(tlm::tlm_generic_payload& t);
+    void response_done(tlm::tlm_generic_payload& t); // END_RESP: next response may go
     void release_withheld();
     // AT initiator side of to_cores / to_ses / to_mem.
     struct OutPort {

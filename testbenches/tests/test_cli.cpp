@@ -122,8 +122,9 @@ TEST_CASE("cli: bad values name the option", "[cli]") {
     CHECK_THAT(error_of({"--scheme", "central"}), Contains("'--scheme'") && Contains("syncron"));
     CHECK_THAT(error_of({"--workload", "mutex"}), Contains("'--workload'") && Contains("condvar"));
     CHECK_THAT(error_of({"--timing", "ca"}), Contains("'--timing'"));
-    CHECK_THAT(error_of({"--timing", "at"}), Contains("timing 'at' is not implemented yet; use lt"));
-    CHECK_THAT(error_of({"--set", "platform.timing=at"}), Contains("timing 'at' is not implemented"));
+    CHECK(parse({"--timing", "at"}).params.platform.timing == Timing::at);
+    CHECK(parse({"--set", "platform.timing=at"}).params.platform.timing == Timing::at);
+    CHECK_THAT(error_of({"--timing", "tlm"}), Contains("'--timing'"));
     CHECK_THAT(error_of({"--set", "se.st_entries=abc"}), Contains("'se.st_entries'"));
     CHECK_THAT(error_of({"--set", "se.nope=1"}), Contains("'se.nope'"));
     CHECK_THAT(error_of({"--cores", "65"}), Contains("'platform.client_cores'"));

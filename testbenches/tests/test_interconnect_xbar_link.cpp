@@ -294,31 +294,6 @@ TEST_CASE("interconnect: crossbar: transport_dbg forwards without timing", "[int
     CHECK(b.xbar.port_busy_until(1) == sc_core::SC_ZERO_TIME);
 }
 
-TEST_CASE("interconnect: crossbar: nb_transport_fw is refused (AT not supported yet)", "[interconnect][xbar][error]") {
-    tlm::tlm_sync_enum ret = tlm::TLM_ACCEPTED;
-    tlm::tlm_response_status st{};
-    sc_core::sc_report_handler::set_actions("xbar", sc_core::SC_ERROR, sc_core::SC_DISPLAY);
-    const auto errors_before = sc_core::sc_report_handler::get_count(sc_core::SC_ERROR);
-    XbarBench b({[&](ScriptInitiator& i) {
-        tlm::tlm_generic_payload t;
-        uint64_t v = 0;
-        t.set_command(tlm::TLM_READ_COMMAND);
-        t.set_address(0x10);
-        t.set_data_ptr(reinterpret_cast<uint8_t*>(&v));
-        t.set_data_length(8);
-        t.set_streaming_width(8);
-        tlm::tlm_phase ph = tlm::BEGIN_REQ;
-        sc_time d;
-        ret = i.socket->nb_transport_fw(t, ph, d);
-        st = t.get_response_status();
-    }});
-    sc_core::sc_start();
-    CHECK(ret == tlm::TLM_COMPLETED);
-    CHECK(st == tlm::TLM_GENERIC_ERROR_RESPONSE);
-    CHECK(sc_core::sc_report_handler::get_count(sc_core::SC_ERROR) - errors_before == 1);
-    CHECK(b.t0.transports() == 0);
-}
-
 TEST_CASE("interconnect: link: one 64 B line takes latency_ns, other sizes add len/bandwidth", "[interconnect][link][timing]") {
     const LinkParams lp;
     const double fixed = link_fixed_ns(lp); // 40 - 5 = 35 ns

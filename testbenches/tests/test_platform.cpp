@@ -7,27 +7,14 @@
 #include "platforms/config/config.h"
 #include "platforms/ndp_platform.h"
 #include "platforms/simulation.h"
+#include "testbenches/tests/platform_test_helpers.h"
 
 using namespace syncron;
 
+using syncron::test::bench;
+using syncron::test::total;
+
 namespace {
-
-SimParams bench(const std::string& workload, unsigned st_entries, unsigned variables = 1) {
-    SimParams p;
-    p.workload.name = workload;
-    p.workload.ops = 30;
-    p.workload.interval = 200;
-    p.workload.memory_check = true;
-    p.workload.variables = variables;
-    p.se.st_entries = st_entries;
-    return p;
-}
-
-uint64_t total(const nlohmann::json& stats, const char* key) {
-    uint64_t n = 0;
-    for (const auto& se : stats["se"]) n += se[key].get<uint64_t>();
-    return n;
-}
 
 void expect_clean_run(const SimulationResult& r, const SimParams& p) {
     INFO(r.error);
