@@ -128,7 +128,7 @@ void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned
         at_timed(cmd, addr, data, len);
         return;
     }
-    tlm::tlm_generic_payload t;
+    tlm::tlm_generic_payload& t = m_lt_trans; // reused: no allocation per access
     fill(t, cmd, addr, data, len);
     sc_core::sc_time delay = m_qk.get_local_time();
     bus->b_transport(t, delay);
@@ -142,7 +142,7 @@ void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned
 }
 
 void NdpCore::debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
-    tlm::tlm_generic_payload t;
+    tlm::tlm_generic_payload& t = m_lt_trans;
     fill(t, cmd, addr, data, len);
     const unsigned n = bus->transport_dbg(t);
     if (n < len)
@@ -223,7 +223,7 @@ bool NdpCore::send(Opcode op, uint64_t var, uint64_t info, bool sync) {
     if (m_timing == Timing::at) return at_send(m, data.data(), sync);
     SyncronExtension ext(m);
 
-    tlm::tlm_generic_payload t;
+    tlm::tlm_generic_payload& t = m_lt_trans;
     fill(t, tlm::TLM_WRITE_COMMAND, m_map.se_address(m_unit), data.data(), kWireBytes);
     t.set_extension(&ext);
     sc_core::sc_time delay = m_qk.get_local_time();

@@ -161,6 +161,7 @@ private:
     tlm_utils::tlm_quantumkeeper m_qk;
     L1Cache m_l1;
     std::vector<uint8_t> m_line_buf; ///< fill / write-back data, one line
+    tlm::tlm_generic_payload m_lt_trans; ///< the LT path's payload, reused by every access
     WireLayout m_layout;
     bool m_wire_ok;
 

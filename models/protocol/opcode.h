@@ -40,7 +40,30 @@ std::optional<Opcode> opcode_from_string(std::string_view name);
 std::optional<Opcode> opcode_from_raw(unsigned raw);
 
 Primitive primitive_of(Opcode op);
-Level level_of(Opcode op);
+
+/// Level of every opcode, in Opcode order (asked for every message).
+inline constexpr Level kOpcodeLevels[kOpcodeCount] = {
+    Level::global, Level::local, Level::overflow,   // lock_acquire_*
+    Level::global, Level::local, Level::overflow,   // lock_release_*
+    Level::global, Level::local, Level::overflow,   // lock_grant_*
+    Level::global, Level::local, Level::local,      // barrier_wait_global, _local_within_unit, _local_across_units
+    Level::overflow, Level::global, Level::local,   // barrier_wait_overflow, barrier_depart_global, _local
+    Level::overflow,                                // barrier_departure_overflow
+    Level::global, Level::local, Level::overflow,   // sem_wait_*
+    Level::global, Level::local, Level::overflow,   // sem_grant_*
+    Level::global, Level::local, Level::overflow,   // sem_post_*
+    Level::global, Level::local, Level::overflow,   // cond_wait_*
+    Level::global, Level::local, Level::overflow,   // cond_signal_*
+    Level::global, Level::local, Level::overflow,   // cond_broad_*
+    Level::global, Level::local, Level::overflow,   // cond_grant_*
+    Level::other,                                   // decrease_indexing_counter
+};
+inline Level level_of(Opcode op) {
+    const unsigned i = static_cast<unsigned>(op);
+    return i < kOpcodeCount ? kOpcodeLevels[i] : Level::other;
+}
+/// True when kOpcodeLevels agrees with the opcode names (tested).
+bool level_table_matches_names();
 /// Acquire-type messages may allocate an ST entry or bump an indexing counter.
 bool is_acquire_type(Opcode op);
 /// Messages a core may send to its SE (req_sync / req_async).

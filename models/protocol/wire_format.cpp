@@ -102,11 +102,15 @@ std::array<uint8_t, kWireBytes> pack(const Message& m, const WireLayout& layout)
     const std::string problem = wire_problem(m, layout);
     if (!problem.empty()) throw std::invalid_argument("pack: " + problem);
 
+    // Every message is packed on its way out, so the fixed layout is written
+    // byte by byte rather than bit by bit (same result as put_bits).
+    static_assert(kAddrPos == 0 && kOpPos == 64 && kCoreIdPos == 70 && kInfoPos == 76);
     std::array<uint8_t, kWireBytes> out{};
-    put_bits(out.data(), kAddrPos, 64, m.addr);
-    put_bits(out.data(), kOpPos, kOpcodeBits, static_cast<unsigned>(m.op));
-    put_bits(out.data(), kCoreIdPos, kCoreIdBits, core_id_of(m, layout));
-    put_bits(out.data(), kInfoPos, 64, m.info);
+    const uint64_t id = core_id_of(m, layout);
+    for (unsigned b = 0; b < 8; ++b) out[b] = uint8_t(m.addr >> (8 * b));
+    out[8] = uint8_t(static_cast<unsigned>(m.op) | ((id & 0x3u) << 6));
+    out[9] = uint8_t(((id >> 2) & 0xfu) | ((m.info & 0xfu) << 4));
+    for (unsigned b = 0; b < 8; ++b) out[10 + b] = uint8_t(m.info >> (4 + 8 * b));
     return out;
 }
 

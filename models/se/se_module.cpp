@@ -113,40 +113,55 @@ unsigned SeModule::waiting_at(const sc_time& t) const {
     return static_cast<unsigned>(std::upper_bound(m_buffer.begin(), m_buffer.end(), probe) - m_buffer.begin());
 }
 
-void SeModule::note_st_change() {
-    const sc_time now = sc_core::sc_time_stamp();
+void SeModule::note_st_change(const sc_time& at) {
+    if (at < m_stats.last_change) return; // cannot happen: the SPU's time never goes back
     m_stats.st_occupancy_integral_ns +=
-        m_core.table().occupancy() * (now - m_stats.last_change).to_seconds() * 1e9;
-    m_stats.last_change = now;
+        m_core.table().occupancy() * (at - m_stats.last_change).to_seconds() * 1e9;
+    m_stats.last_change = at;
 }
 
 double SeModule::st_occupancy_avg(const sc_time& now) const {
     const double total_ns = now.to_seconds() * 1e9;
     if (total_ns <= 0) return 0;
-    const double tail = m_core.table().occupancy() * (now - m_stats.last_change).to_seconds() * 1e9;
+    // The SPU may have run ahead of `now` (LT decoupling): no tail then.
+    const double tail = now > m_stats.last_change
+                            ? m_core.table().occupancy() * (now - m_stats.last_change).to_seconds() * 1e9
+                            : 0.0;
     return (m_stats.st_occupancy_integral_ns + tail) / total_ns;
 }
 
 void SeModule::spu() {
+    // Messages are served in arrival order, each starting when it has
+    // arrived and the SPU is free. LT: a message that arrived by now precedes
+    // anything still to come (later arrivals are stamped now or later), so it
+    // is served at once at its start time, which may lie ahead, and its
+    // replies are annotated with that offset: the SPU waits only for
+    // arrivals. AT: the SPU waits for every arrival and every service.
     for (;;) {
         while (m_buffer.empty()) wait(m_arrival);
         const sc_time now = sc_core::sc_time_stamp();
-        if (m_buffer.front().time > now) {
-            wait(m_buffer.front().time - now, m_arrival); // an earlier message may still come
+        const Arrival& next = m_buffer.front();
+        if (next.time > now) {
+            wait(next.time - now, m_arrival); // an earlier message may still come
             continue;
         }
-        m_stats.buffer_max = std::max(m_stats.buffer_max, waiting_at(now));
-        const Arrival a = m_buffer.front();
+        const sc_time start = std::max(next.time, m_spu_free);
+        if (m_timing == Timing::at && start > now) {
+            wait(start - now, m_arrival);
+            continue;
+        }
+        m_stats.buffer_max = std::max(m_stats.buffer_max, waiting_at(start));
+        const Arrival a = next;
         m_buffer.pop_front();
         if (m_timing == Timing::at) release_withheld(); // a buffer slot is free again
-        for (auto* o : m_observers) o->on_processed(m_unit, a.msg, a.time, now);
+        for (auto* o : m_observers) o->on_processed(m_unit, a.msg, a.time, start);
 
-        note_st_change();
+        note_st_change(start);
         m_result.clear();
         m_mem_delay = SC_ZERO_TIME;
-        m_msg_start = now;
+        m_msg_start = start;
         m_core.handle(a.msg, m_result);
-        note_st_change();
+        note_st_change(start);
         m_stats.st_max = std::max(m_stats.st_max, m_core.table().occupancy());
         ++m_stats.processed;
 
@@ -161,13 +176,13 @@ void SeModule::spu() {
                                 m_params.counter_cycles * c.counter_accesses;
         const sc_time service = m_cycle * cycles + m_mem_delay;
         m_stats.spu_busy += service;
+        m_spu_free = start + service;
         if (m_timing == Timing::lt) {
-            for (const auto& o : m_result.out) emit(o, service);
-            wait(service);
+            const sc_time offset = m_spu_free - sc_core::sc_time_stamp();
+            for (const auto& o : m_result.out) emit(o, offset);
         } else {
             // Memory accesses already took their time in AT.
-            const sc_time done = m_msg_start + service;
-            if (done > sc_core::sc_time_stamp()) wait(done - sc_core::sc_time_stamp());
+            if (m_spu_free > sc_core::sc_time_stamp()) wait(m_spu_free - sc_core::sc_time_stamp());
             for (const auto& o : m_result.out) emit(o, SC_ZERO_TIME);
         }
     }
@@ -209,7 +224,7 @@ void SeModule::emit(const Outgoing& o, const sc_time& delay) {
         return;
     }
     std::array<uint8_t, kWireBytes> data{};
-    tlm::tlm_generic_payload trans;
+    tlm::tlm_generic_payload& trans = m_lt_trans; // reused: no allocation per message
     SyncronExtension ext(o.msg);
     fill_message(trans, o, data.data());
     trans.set_extension(&ext);
@@ -231,8 +246,7 @@ void SeModule::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, un
     // Accesses of one message are sequential: each starts when the previous
     // one has completed (the SPU waits for memory), the first one after the
     // SPU's decode and ST cycles.
-    tlm::tlm_generic_payload local;
-    tlm::tlm_generic_payload& trans = m_timing == Timing::at ? m_pool.acquire() : local;
+    tlm::tlm_generic_payload& trans = m_timing == Timing::at ? m_pool.acquire() : m_lt_trans;
     trans.set_command(cmd);
     trans.set_address(addr);
     trans.set_data_ptr(data);
@@ -242,7 +256,7 @@ void SeModule::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, un
     trans.set_dmi_allowed(false);
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     if (m_timing == Timing::lt) {
-        sc_time d = m_mem_delay + m_cycle * m_params.cycles_per_message;
+        sc_time d = (m_msg_start - sc_core::sc_time_stamp()) + m_mem_delay + m_cycle * m_params.cycles_per_message;
         const sc_time before = d;
         to_mem->b_transport(trans, d);
         m_mem_delay += d - before;

@@ -84,7 +84,7 @@ private:
     bool decode(tlm::tlm_generic_payload& trans, Message& msg, std::string& why) const;
     void spu();
     void emit(const Outgoing& o, const sc_core::sc_time& delay);
-    void note_st_change();
+    void note_st_change(const sc_core::sc_time& at);
 
     // SyncVarMemory: the overflow path's accesses to the local vaults.
     void read(uint64_t addr, uint8_t* data, unsigned len) override;
@@ -135,6 +135,7 @@ private:
     Stats m_stats;
 
     Timing m_timing = Timing::lt;
+    tlm::tlm_generic_payload m_lt_trans; // the LT path's payload, reused
     PayloadPool m_pool;
     tlm_utils::peq_with_cb_and_phase<SeModule> m_in_peq;
     tlm_utils::peq_with_cb_and_phase<SeModule> m_bw_peq;
@@ -146,7 +147,8 @@ private:
     // Memory access of the SPU in AT.
     sc_core::sc_event m_mem_done;
     bool m_mem_pending = false;
-    sc_core::sc_time m_msg_start;
+    sc_core::sc_time m_msg_start;  // when the SPU started the current message
+    sc_core::sc_time m_spu_free;   // when the SPU finishes its last message
 };
 
 } // namespace syncron

@@ -259,6 +259,7 @@ TEST_CASE("opcode: primitive and level of representative opcodes", "[protocol][o
     CHECK(primitive_of(Opcode::cond_grant_overflow) == Primitive::condvar);
     CHECK(primitive_of(Opcode::decrease_indexing_counter) == Primitive::other);
 
+    CHECK(level_table_matches_names()); // the hand-written table agrees with every name
     CHECK(level_of(Opcode::lock_acquire_local) == Level::local);
     CHECK(level_of(Opcode::lock_release_global) == Level::global);
     CHECK(level_of(Opcode::lock_grant_overflow) == Level::overflow);
