@@ -55,9 +55,40 @@ NdpPlatform::NdpPlatform(sc_core::sc_module_name name, const SimParams& params)
     validate(m_params);
     build();
     SC_THREAD(monitor);
+    SC_THREAD(watch_interrupt);
 }
 
 NdpPlatform::~NdpPlatform() = default;
+
+volatile std::sig_atomic_t NdpPlatform::s_stop_requested = 0;
+
+void NdpPlatform::attach_trace(TraceSink* sink) {
+    for (auto& c : m_cores) c->set_trace(sink);
+    for (auto& u : m_units) {
+        u->se->set_trace(sink);
+        for (auto& v : u->vaults) v->set_trace(sink);
+    }
+    for (auto& l : m_links) l->set_trace(sink);
+}
+
+void NdpPlatform::trace_var(SyncVar v) {
+    for (auto& u : m_units) u->se->trace_var(v);
+}
+
+void NdpPlatform::watch_interrupt() {
+    // Polls the SIGINT flag every simulated microsecond while the model has
+    // anything else to do; never keeps an idle (finished or deadlocked)
+    // kernel alive.
+    const sc_time period(1, sc_core::SC_US);
+    for (;;) {
+        wait(period);
+        if (s_stop_requested) {
+            sc_core::sc_stop();
+            return;
+        }
+        if (!sc_core::sc_pending_activity()) return;
+    }
+}
 
 template <class Initiator, class Target>
 void NdpPlatform::connect(Initiator& initiator, Target& target, const std::string& what) {

@@ -3,6 +3,7 @@
 //   per unit: client NDP cores, one SE, vault controllers over one backing
 //   store, a crossbar joining them; between every ordered pair of units one
 //   inter-cube link. See docs/architecture.md.
+#include <csignal>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +47,15 @@ public:
     const std::vector<std::unique_ptr<ProtocolChecker>>& checkers() const { return m_checkers; }
     /// Protocol violations reported by all checkers (0 without check.protocol).
     uint64_t protocol_violations() const;
+    /// Attaches a probe to every core, SE, link and vault (before sc_start).
+    void attach_trace(TraceSink* sink);
+    /// Makes every SE report its view of `v` (a synchronization variable).
+    void trace_var(SyncVar v);
+    /// The synchronization variables the workload created, in creation order.
+    const std::vector<SyncVar>& syncvars() const { return m_syncvars; }
+    /// Stops the run at the next check (SIGINT); safe to call from a signal handler.
+    static void request_stop() { s_stop_requested = 1; }
+    static bool stop_requested() { return s_stop_requested != 0; }
     /// Statistics of the run so far (see docs/stats.md).
     nlohmann::json stats_json() const;
 
@@ -76,6 +86,7 @@ private:
 
     void build();
     void monitor();
+    void watch_interrupt();
     /// Binds an initiator to a target socket, through a base-protocol checker
     /// when check.protocol is set.
     template <class Initiator, class Target>
@@ -94,6 +105,7 @@ private:
     std::vector<SyncVar> m_syncvars;
     sc_core::sc_time m_finish;
     bool m_loaded = false;
+    static volatile std::sig_atomic_t s_stop_requested;
 };
 
 } // namespace syncron

@@ -1,12 +1,14 @@
 #include "platforms/simulation.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <sstream>
 
 #include "platforms/config/config.h"
 #include "platforms/ndp_platform.h"
+#include "platforms/trace_session.h"
 
 namespace syncron {
 
@@ -25,17 +27,38 @@ SimulationResult simulate(const SimParams& params, const std::function<void(NdpP
 
 SimulationResult simulate(const SimParams& params, std::unique_ptr<Workload> workload,
                           const std::function<void(NdpPlatform&)>& before_run) {
+    return simulate(params, TraceOptions{}, std::move(workload), before_run);
+}
+
+namespace {
+/// SIGINT: ask the platform to stop at its next check; a second one kills.
+extern "C" void on_sigint(int) {
+    NdpPlatform::request_stop();
+    std::signal(SIGINT, SIG_DFL);
+}
+} // namespace
+
+SimulationResult simulate(const SimParams& params, const TraceOptions& traces, std::unique_ptr<Workload> workload,
+                          const std::function<void(NdpPlatform&)>& before_run) {
     SimulationResult r;
     const auto t0 = std::chrono::steady_clock::now();
     std::unique_ptr<NdpPlatform> platform;
+    TraceSession session;
+    auto previous = std::signal(SIGINT, on_sigint);
     try {
+        if (!workload) workload = make_workload(params.workload);
         platform = std::make_unique<NdpPlatform>("ndp", params);
+        // Trace files are opened before anything runs: a bad path costs no simulation.
+        session.open(traces, params, *platform);
         platform->load(*workload);
+        session.attach(traces, *platform, [w = workload.get()] { return w->operations(); });
         if (before_run) before_run(*platform);
         const auto run0 = std::chrono::steady_clock::now();
         const bool finished = platform->run();
         r.host_run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run0).count();
-        if (!finished) {
+        if (NdpPlatform::stop_requested()) {
+            r.error = "interrupted (SIGINT) at " + sc_core::sc_time_stamp().to_string();
+        } else if (!finished) {
             r.error = std::to_string(platform->unfinished_cores()) +
                       " cores never finished: every event is consumed while they wait for a "
                       "synchronization reply (deadlock or lost wake-up)";
@@ -48,6 +71,8 @@ SimulationResult simulate(const SimParams& params, std::unique_ptr<Workload> wor
     } catch (const std::exception& e) {
         r.error = e.what();
     }
+    std::signal(SIGINT, previous);
+    session.close(r.error.empty() ? "ok" : r.error);
     r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.ok = r.error.empty();
 

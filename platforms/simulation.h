@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,17 @@
 namespace syncron {
 
 class NdpPlatform;
+
+/// What to record besides statistics (docs/traces.md). Empty paths: off.
+struct TraceOptions {
+    std::string vcd;            ///< --vcd
+    std::string filter = "*";   ///< --trace-filter (VCD signal names, glob, comma-separated)
+    std::vector<uint64_t> vars; ///< --trace-var: synchronization variables to show in the VCD
+    std::string db;             ///< --trace-db (SQLite)
+    std::string json;           ///< --trace-json (trace-event timeline)
+    bool progress = true;       ///< progress line on stderr when it is a terminal
+    bool any() const { return !vcd.empty() || !db.empty() || !json.empty(); }
+};
 
 struct SimulationResult {
     bool ok = false;          ///< finished, no error, invariants hold
@@ -32,6 +44,12 @@ SimulationResult simulate(const SimParams& params,
                           const std::function<void(NdpPlatform&)>& before_run = {});
 /// The same with a workload of the caller's instead of params.workload.name.
 SimulationResult simulate(const SimParams& params, std::unique_ptr<Workload> workload,
+                          const std::function<void(NdpPlatform&)>& before_run = {});
+/// The same with traces; `workload` may be null (then params.workload.name).
+/// Trace files are opened before the simulation starts (a bad path is an
+/// error with no simulation) and closed on every exit path, SIGINT included.
+SimulationResult simulate(const SimParams& params, const TraceOptions& traces,
+                          std::unique_ptr<Workload> workload = nullptr,
                           const std::function<void(NdpPlatform&)>& before_run = {});
 
 /// A one-screen summary of a result.

@@ -102,7 +102,19 @@ Described describe() {
           std::to_string(d.workload.seed) + ")").c_str())
         ("stats", po::value<std::string>()->value_name("FILE.json"),
          "write the statistics as JSON to FILE.json (default: none)")
-        ("dump-config", "print the final configuration as JSON and exit (default: off)");
+        ("dump-config", "print the final configuration as JSON and exit (default: off)")
+        ("vcd", po::value<std::string>()->value_name("FILE.vcd"),
+         "write waveforms (VCD) to FILE.vcd; view with gtkwave FILE.vcd traces/se.gtkw (default: none)")
+        ("trace-filter", po::value<std::string>()->value_name("PATTERN"),
+         "only trace VCD signals whose name matches the glob PATTERN, comma-separated list "
+         "(e.g. 'unit0.*,link*'; default: all)")
+        ("trace-var", po::value<std::vector<std::string>>()->value_name("ADDR")->composing(),
+         "trace a synchronization variable (hex 0x... or decimal address; repeatable) in the VCD "
+         "(lock owner, waiting lists, barrier count, semaphore resources)")
+        ("trace-db", po::value<std::string>()->value_name("FILE.db"),
+         "write every message and memory transaction to an SQLite database (default: none)")
+        ("trace-json", po::value<std::string>()->value_name("FILE.json"),
+         "write a trace-event timeline (Perfetto / chrome://tracing) (default: none)");
     o.hidden.add_options()
         ("positional", po::value<std::vector<std::string>>());
     // clang-format on
@@ -167,6 +179,31 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
         out.stats_file = vm["stats"].as<std::string>();
         if (out.stats_file.empty()) throw CliError("option '--stats' needs a file name");
     }
+    const auto file_option = [&](const char* name, std::string& into) {
+        if (!vm.count(name)) return;
+        into = vm[name].as<std::string>();
+        if (into.empty()) throw CliError(std::string("option '--") + name + "' needs a file name");
+    };
+    file_option("vcd", out.traces.vcd);
+    file_option("trace-db", out.traces.db);
+    file_option("trace-json", out.traces.json);
+    if (vm.count("trace-filter")) out.traces.filter = vm["trace-filter"].as<std::string>();
+    if (vm.count("trace-var"))
+        for (const auto& text : vm["trace-var"].as<std::vector<std::string>>()) {
+            size_t used = 0;
+            uint64_t v = 0;
+            try {
+                v = std::stoull(text, &used, 0); // 0x... hex, otherwise decimal
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used != text.size() || text.empty() || text[0] == '-')
+                throw CliError("invalid value '" + text + "' for option '--trace-var': expected an address "
+                               "(hex 0x... or decimal)");
+            out.traces.vars.push_back(v);
+        }
+    if (!out.traces.vars.empty() && out.traces.vcd.empty())
+        throw CliError("option '--trace-var' needs '--vcd FILE' (traced variables appear in the waveforms)");
 
     // Check every flag before loading the preset, so a typo is reported as such.
     auto flag = [&](const char* name) -> std::optional<std::string> {

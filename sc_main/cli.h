@@ -4,6 +4,7 @@
 #include <string>
 
 #include "models/common/params.h"
+#include "platforms/simulation.h"
 #include "platforms/config/config.h"
 
 namespace syncron {
@@ -17,6 +18,7 @@ public:
 
 struct CliOptions {
     SimParams params;         ///< the validated configuration to simulate
+    TraceOptions traces;      ///< --vcd, --trace-filter, --trace-var, --trace-db, --trace-json
     std::string stats_file;   ///< --stats: where to write the statistics JSON; empty = none
     bool dump_config = false; ///< --dump-config: print the configuration and exit
     bool help = false;        ///< --help was given: print help_text and exit

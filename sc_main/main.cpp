@@ -41,7 +41,7 @@ int sc_main(int argc, char* argv[]) {
     sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
     sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
 
-    const SimulationResult r = simulate(opt.params);
+    const SimulationResult r = simulate(opt.params, opt.traces);
     std::cout << summary(r);
     if (stats) {
         stats << r.stats.dump(2) << "\n";

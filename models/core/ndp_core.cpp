@@ -88,14 +88,14 @@ void NdpCore::run() {
     if (m_timing == Timing::lt) m_qk.sync();
     else catch_up();
     m_stats.finish_time = sc_core::sc_time_stamp();
-    m_state = CoreState::done;
+    set_state(CoreState::done, "done", 0);
     m_done_event.notify(sc_core::SC_ZERO_TIME);
 }
 
 // ---------------------------------------------------------------- compute
 
 void NdpCore::compute(uint64_t instructions) {
-    m_state = CoreState::computing;
+    set_state(CoreState::computing, "compute", 0);
     m_stats.instructions += instructions;
     // Integer multiply keeps long runs exact (1000 cycles at 2.5 GHz = 400 ns).
     m_qk.inc(sc_core::sc_time::from_value(m_cycle.value() * instructions));
@@ -131,8 +131,10 @@ void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned
     tlm::tlm_generic_payload& t = m_lt_trans; // reused: no allocation per access
     fill(t, cmd, addr, data, len);
     sc_core::sc_time delay = m_qk.get_local_time();
+    const sc_core::sc_time begin = sc_core::sc_time_stamp() + delay;
     bus->b_transport(t, delay);
     m_qk.set(delay);
+    if (m_trace) trace_memory(cmd, addr, len, begin, sc_core::sc_time_stamp() + delay, false);
     if (t.is_response_error())
         SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + command_name(cmd) + " of " +
                                    std::to_string(len) + " B at " + hex(addr) +
@@ -174,7 +176,7 @@ void NdpCore::cache_access(uint64_t addr, bool write) {
 
 uint64_t NdpCore::load(uint64_t addr, unsigned size) {
     if (!check_access(addr, size, "load")) return 0;
-    m_state = CoreState::memory;
+    set_state(CoreState::memory, "load", addr);
     ++m_stats.instructions;
     ++m_stats.loads;
     uint8_t buf[8] = {};
@@ -186,13 +188,13 @@ uint64_t NdpCore::load(uint64_t addr, unsigned size) {
     }
     uint64_t value = 0;
     for (unsigned i = 0; i < size; ++i) value |= uint64_t(buf[i]) << (8 * i);
-    m_state = CoreState::computing;
+    set_state(CoreState::computing, "compute", 0);
     return value;
 }
 
 void NdpCore::store(uint64_t addr, uint64_t value, unsigned size) {
     if (!check_access(addr, size, "store")) return;
-    m_state = CoreState::memory;
+    set_state(CoreState::memory, "store", addr);
     ++m_stats.instructions;
     ++m_stats.stores;
     uint8_t buf[8];
@@ -203,7 +205,7 @@ void NdpCore::store(uint64_t addr, uint64_t value, unsigned size) {
     } else {
         timed(tlm::TLM_WRITE_COMMAND, addr, buf, size);
     }
-    m_state = CoreState::computing;
+    set_state(CoreState::computing, "compute", 0);
 }
 
 // ---------------------------------------------------------------- SynCron messages
@@ -222,6 +224,8 @@ bool NdpCore::send(Opcode op, uint64_t var, uint64_t info, bool sync) {
     if (m_wire_ok && fits(m, m_layout)) data = pack(m, m_layout);
     if (m_timing == Timing::at) return at_send(m, data.data(), sync);
     SyncronExtension ext(m);
+    ext.src = Endpoint::core(m_unit, m_local_id);
+    ext.sent = sc_core::sc_time_stamp() + m_qk.get_local_time();
 
     tlm::tlm_generic_payload& t = m_lt_trans;
     fill(t, tlm::TLM_WRITE_COMMAND, m_map.se_address(m_unit), data.data(), kWireBytes);
@@ -249,7 +253,7 @@ void NdpCore::request_sync(Opcode op, uint64_t var, uint64_t info, Opcode reply)
     // from the moment the request is issued.
     if (m_timing == Timing::at) catch_up();
     const sc_core::sc_time issued = sc_core::sc_time_stamp() + m_qk.get_local_time();
-    m_state = CoreState::waiting_sync;
+    set_state(CoreState::waiting_sync, to_string(op).data(), var);
     // Armed before sending: an SE may answer from inside b_transport (LT) or
     // before the request phase has ended (AT).
     m_reply.reset();
@@ -285,14 +289,43 @@ void NdpCore::request_sync(Opcode op, uint64_t var, uint64_t info, Opcode reply)
     m_reply_event.cancel(); // a reply that beat the sync must not wake the next wait
 
     m_stats.ack_wait_time += sc_core::sc_time_stamp() - issued;
-    m_state = CoreState::computing;
+    set_state(CoreState::computing, "compute", 0);
 }
 
 void NdpCore::request_async(Opcode op, uint64_t var) {
-    m_state = CoreState::memory;
+    set_state(CoreState::memory, to_string(op).data(), var);
     send(op, var, 0, false);
     keep_time();
-    m_state = CoreState::computing;
+    set_state(CoreState::computing, "compute", 0);
+}
+
+void NdpCore::trace_memory(tlm::tlm_command cmd, uint64_t addr, unsigned len, const sc_core::sc_time& begin,
+                           const sc_core::sc_time& end, bool at) {
+    MemoryRecord r;
+    r.initiator = Endpoint::core(m_unit, m_local_id);
+    r.addr = addr;
+    r.size = len;
+    r.write = cmd == tlm::TLM_WRITE_COMMAND;
+    r.at = at;
+    r.begin = r.end_req = begin;
+    r.begin_resp = r.end = end;
+    m_trace->on_memory(r);
+}
+
+void NdpCore::set_state(CoreState state, const char* operation, uint64_t addr) {
+    const bool changed = state != m_state || operation != m_operation;
+    m_state = state;
+    m_operation = operation;
+    if (!m_trace || !changed) return;
+    CoreStateRecord r;
+    r.unit = m_unit;
+    r.core = m_local_id;
+    r.global_id = m_global_id;
+    r.activity = static_cast<CoreActivity>(state);
+    r.operation = operation;
+    r.addr = addr;
+    r.at = sc_core::sc_time_stamp() + m_qk.get_local_time();
+    m_trace->on_core_state(r);
 }
 
 void NdpCore::mailbox_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
@@ -319,6 +352,7 @@ tlm::tlm_response_status NdpCore::take_reply(const tlm::tlm_generic_payload& tra
     // the core then.
     m_reply = m;
     m_reply_time = sc_core::sc_time_stamp() + delay;
+    if (m_trace) m_trace->on_message({ext->src, Endpoint::core(m_unit, m_local_id), m, ext->sent, m_reply_time});
     m_expected.reset(); // a second reply is an error
     m_reply_event.notify(delay);
     return tlm::TLM_OK_RESPONSE;
@@ -380,9 +414,11 @@ void NdpCore::at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsig
     if (cmd == tlm::TLM_WRITE_COMMAND && buf != data) std::memcpy(buf, data, len);
     m_mem_trans = &t;
     m_mem_done = false;
+    const sc_core::sc_time begin = sc_core::sc_time_stamp();
     at_begin_request(t);
     while (!m_mem_done) sc_core::wait(m_bus_event); // one outstanding memory operation
     m_mem_trans = nullptr;
+    if (m_trace) trace_memory(cmd, addr, len, begin, sc_core::sc_time_stamp(), true);
     if (t.is_response_error())
         SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + command_name(cmd) + " of " +
                                    std::to_string(len) + " B at " + hex(addr) +
@@ -396,7 +432,10 @@ void NdpCore::at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsig
 bool NdpCore::at_send(const Message& m, const uint8_t* wire, bool sync) {
     catch_up();
     tlm::tlm_generic_payload& t = m_pool.acquire();
-    m_pool.message_extension(t).msg = m;
+    SyncronExtension& ext = m_pool.message_extension(t);
+    ext.msg = m;
+    ext.src = Endpoint::core(m_unit, m_local_id);
+    ext.sent = sc_core::sc_time_stamp();
     std::memcpy(t.get_data_ptr(), wire, kWireBytes);
     fill(t, tlm::TLM_WRITE_COMMAND, m_map.se_address(m_unit), t.get_data_ptr(), kWireBytes);
     if (sync) {

@@ -27,6 +27,7 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
+#include "models/common/trace_sink.h"
 #include "models/common/payload_pool.h"
 #include "models/core/core_api.h"
 #include "models/core/l1_cache.h"
@@ -78,6 +79,10 @@ public:
     /// Notified (one delta after) when the program has returned.
     sc_core::sc_event& done_event() { return m_done_event; }
     CoreState state() const { return m_state; }
+    const char* operation() const { return m_operation; }
+    /// Attach a probe (before sc_start); nullptr = tracing off.
+    void set_trace(TraceSink* sink) { m_trace = sink; }
+
     const Stats& stats() const { return m_stats; }
     const L1Cache& l1() const { return m_l1; }
     sc_core::sc_time cycle_time() const { return m_cycle; }
@@ -127,6 +132,9 @@ private:
     void keep_time() {
         if (m_timing == Timing::lt && m_qk.need_sync()) m_qk.sync();
     }
+    void set_state(CoreState state, const char* operation, uint64_t addr);
+    void trace_memory(tlm::tlm_command cmd, uint64_t addr, unsigned len, const sc_core::sc_time& begin,
+                      const sc_core::sc_time& end, bool at);
 
     // ---- AT path (docs/ndp_core.md, "Approximately-timed")
     /// Waits off the pending local time (compute, L1 hits) so the next
@@ -192,6 +200,9 @@ private:
     tlm::tlm_generic_payload* m_mailbox_resp = nullptr;    ///< the reply in its response phase
 
     CoreState m_state = CoreState::computing;
+    const char* m_operation = "compute"; // static string, for traces
+    TraceSink* m_trace = nullptr;
+
     sc_core::sc_event m_done_event;
     Stats m_stats;
 };

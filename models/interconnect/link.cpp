@@ -81,6 +81,8 @@ Link::Schedule Link::schedule(unsigned bytes, const sc_time& arrival, bool respo
     m_bytes += bytes;
     m_busy += ser;
     m_queueing += s.start - arrival;
+    if (m_trace && bytes)
+        m_trace->on_link({m_src, m_dst, bytes, response, s.start, s.link_free, s.arrive});
     return s;
 }
 

@@ -35,6 +35,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "models/common/params.h"
+#include "models/common/trace_sink.h"
 #include "models/common/resource_timeline.h"
 
 namespace syncron {
@@ -55,6 +56,8 @@ public:
     SC_HAS_PROCESS(Link);
     Link(const sc_core::sc_module_name& name, unsigned src_unit, unsigned dst_unit,
          const LinkParams& params);
+    /// Attach a probe (before sc_start); nullptr = tracing off.
+    void set_trace(TraceSink* sink) { m_trace = sink; }
 
     /// The link of the opposite direction (dst_unit -> src_unit), which
     /// carries this link's responses; nullptr (the default) = responses pass
@@ -168,6 +171,7 @@ private:
     tlm_utils::peq_with_cb_and_phase<Link> m_fw_peq;   ///< delayed BEGIN_REQ / END_RESP from upstream
     tlm_utils::peq_with_cb_and_phase<Link> m_bw_peq;   ///< delayed END_REQ / BEGIN_RESP from downstream
     tlm_utils::peq_with_cb_and_phase<Link> m_resp_peq; ///< responses crossing the reverse direction
+    TraceSink* m_trace = nullptr;
 };
 
 } // namespace syncron

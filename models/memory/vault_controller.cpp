@@ -255,6 +255,7 @@ void VaultController::accept(tlm::tlm_generic_payload& trans, const sc_time& arr
     m_queue.push_back(
         {&trans, m_map.bank_of(addr), m_map.row_of(addr), trans.is_write(), trans.get_data_length(), arrival});
     m_max_occupancy = std::max(m_max_occupancy, static_cast<unsigned>(m_queue.size()));
+    if (m_trace) m_trace->on_queue({name(), static_cast<unsigned>(m_queue.size()), sc_core::sc_time_stamp()});
     send_end_req(trans);
     m_kick.notify(SC_ZERO_TIME); // after the other arrivals of this delta
 }
@@ -287,6 +288,7 @@ void VaultController::scheduler() {
         if (best < 0) break;
         const Queued q = m_queue[best];
         m_queue.erase(m_queue.begin() + best);
+        if (m_trace) m_trace->on_queue({name(), static_cast<unsigned>(m_queue.size()), sc_core::sc_time_stamp()});
         issue(q);
         // A slot is free: accept the withheld request.
         if (m_withheld != nullptr) {

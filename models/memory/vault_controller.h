@@ -29,6 +29,7 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
+#include "models/common/trace_sink.h"
 #include "models/common/resource_timeline.h"
 #include "models/memory/backing_store.h"
 
@@ -56,6 +57,8 @@ public:
     /// outlive this module. `map` must outlive it as well.
     VaultController(const sc_core::sc_module_name& name, unsigned unit, unsigned vault,
                     const MemoryParams& params, const AddressMap& map, BackingStore& store);
+    /// Attach a probe (before sc_start): AT queue depth changes; nullptr = off.
+    void set_trace(TraceSink* sink) { m_trace = sink; }
     SC_HAS_PROCESS(VaultController);
 
     unsigned unit() const { return m_unit; }
@@ -219,6 +222,7 @@ private:
     unsigned m_max_occupancy = 0;
     sc_core::sc_time m_total_latency;
     sc_core::sc_time m_queueing;
+    TraceSink* m_trace = nullptr;
 };
 
 } // namespace syncron

@@ -3,8 +3,10 @@
 // as a WRITE to the destination's MMIO address (AddressMap::se_address or
 // mailbox_address); the data bytes hold the 140-bit wire form (18 bytes) when
 // the platform's layout fits it, and this extension always holds the message.
+#include <systemc>
 #include <tlm>
 
+#include "models/protocol/endpoint.h"
 #include "models/protocol/message.h"
 
 namespace syncron {
@@ -14,12 +16,15 @@ public:
     SyncronExtension() = default;
     explicit SyncronExtension(const Message& m) : msg(m) {}
 
-    tlm::tlm_extension_base* clone() const override { return new SyncronExtension(msg); }
+    tlm::tlm_extension_base* clone() const override { return new SyncronExtension(*this); }
     void copy_from(const tlm::tlm_extension_base& other) override {
-        msg = static_cast<const SyncronExtension&>(other).msg;
+        *this = static_cast<const SyncronExtension&>(other);
     }
 
     Message msg;
+    // For traces: who sent it and when (the sender's local time).
+    Endpoint src;
+    sc_core::sc_time sent;
 };
 
 } // namespace syncron

@@ -846,4 +846,50 @@ void SeCore::master_cond(VarState& s, const Message& m, const Who& w, SeResult& 
     }
 }
 
+// ---------------------------------------------------------------- traces
+
+namespace {
+std::string bits_text(const BitList& b) {
+    std::string t(b.size(), '0');
+    for (size_t i = 0; i < b.size(); ++i)
+        if (b.test(i)) t[b.size() - 1 - i] = '1';
+    return t;
+}
+} // namespace
+
+bool SeCore::snapshot(uint64_t addr, Primitive kind, const std::vector<uint8_t>* image, VarSnapshot& out) const {
+    VarState decoded;
+    const VarState* s = nullptr;
+    out = VarSnapshot{};
+    out.addr = addr;
+    if (const StEntry* e = m_st.find(addr)) {
+        s = &e->state;
+        out.buffered = true;
+    } else if (image && is_master_of(addr) && m_layout.decode(*image, m_unit, kind, decoded)) {
+        s = &decoded;
+        out.in_memory = true;
+    }
+    if (!s) return false;
+    out.kind = s->kind;
+    out.local = bits_text(s->local);
+    out.global = bits_text(s->global);
+    out.info = s->info;
+    switch (s->kind) {
+    case Primitive::lock:
+        out.lock_held = s->info & kValid;
+        if (out.lock_held) {
+            // A local SE stores its own core; the Master SE the global owner.
+            out.owner_se = is_master_of(addr) ? unsigned((s->info >> 16) & 0xffff) : m_unit;
+            out.owner_core = unsigned(s->info & 0xffff);
+        }
+        break;
+    case Primitive::barrier: out.count = s->info; break;
+    case Primitive::semaphore: // the resources live at the Master SE
+        if (is_master_of(addr)) out.resources = int64_t(sem_init(s->info)) + sem_delta(s->info);
+        break;
+    default: break;
+    }
+    return true;
+}
+
 } // namespace syncron

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/common/params.h"
+#include "models/common/trace_sink.h"
 #include "models/protocol/message.h"
 #include "models/se/indexing_counters.h"
 #include "models/se/se_topology.h"
@@ -78,6 +79,10 @@ public:
     const SeTopology& topology() const { return m_topo; }
     const SeCoreStats& stats() const { return m_stats; }
     bool is_master_of(uint64_t addr) const { return m_topo.home_unit(addr) == m_unit; }
+    /// This SE's view of a variable for traces: its ST entry or, at the
+    /// Master SE, its decoded syncronVar image (`image` may be null when the
+    /// variable is not in memory). Returns false if the SE holds nothing.
+    bool snapshot(uint64_t addr, Primitive kind, const std::vector<uint8_t>* image, VarSnapshot& out) const;
 
 private:
     struct Who; // requester: own core, SE as a whole, or a core of an overflowed SE

@@ -91,6 +91,7 @@ void SeModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     // The message enters the SPU buffer at the sender's local time; the
     // target never waits (loosely-timed).
     const Arrival a{sc_core::sc_time_stamp() + delay, m_seq++, msg};
+    if (m_trace) trace_arrival(trans, msg, a.time);
     if (waiting_at(a.time) >= m_params.buffer_messages) ++m_stats.buffer_full_events;
     m_buffer.insert(std::upper_bound(m_buffer.begin(), m_buffer.end(), a), a);
     m_arrival.notify(delay);
@@ -106,6 +107,57 @@ unsigned SeModule::transport_dbg(tlm::tlm_generic_payload& trans) {
     const auto bytes = pack(m_buffer.front().msg, m_layout);
     std::copy(bytes.begin(), bytes.end(), trans.get_data_ptr());
     return kWireBytes;
+}
+
+void SeModule::trace_arrival(const tlm::tlm_generic_payload& t, const Message& msg, const sc_time& arrived) {
+    MessageRecord r;
+    r.dst = Endpoint::se(m_unit);
+    r.msg = msg;
+    r.arrived = arrived;
+    if (const auto* ext = t.get_extension<SyncronExtension>()) {
+        r.src = ext->src;
+        r.sent = ext->sent;
+    } else { // a plain payload: the sender follows from the message
+        r.src = level_of(msg.op) == Level::local ? Endpoint::core(m_unit, msg.core) : Endpoint::se(msg.se);
+        r.sent = arrived;
+    }
+    m_trace->on_message(r);
+}
+
+void SeModule::trace_service(const Message& msg, const sc_time& arrival, const sc_time& start, const sc_time& end,
+                             unsigned waiting) {
+    ServiceRecord r;
+    r.se = m_unit;
+    r.msg = msg;
+    r.arrival = arrival;
+    r.start = start;
+    r.end = end;
+    r.st_occupancy = m_core.table().occupancy();
+    r.buffer_waiting = waiting;
+    r.counters_in_use = m_core.counters().in_use();
+    r.overflow = m_result.cost.overflow;
+    for (const uint64_t v : m_traced_vars) {
+        if (v != msg.addr && !(primitive_of(msg.op) == Primitive::condvar && v == msg.info)) continue;
+        // The syncronVar image through debug transport: no time, no state change.
+        std::vector<uint8_t> image(m_core.layout().bytes());
+        tlm::tlm_generic_payload dbg;
+        dbg.set_command(tlm::TLM_READ_COMMAND);
+        dbg.set_address(v);
+        dbg.set_data_ptr(image.data());
+        dbg.set_data_length(static_cast<unsigned>(image.size()));
+        dbg.set_streaming_width(static_cast<unsigned>(image.size()));
+        const bool have = m_core.is_master_of(v) && to_mem->transport_dbg(dbg) == image.size();
+        VarSnapshot snap;
+        const Primitive kind = v == msg.addr ? primitive_of(msg.op) : Primitive::lock;
+        if (!m_core.snapshot(v, kind, have ? &image : nullptr, snap)) {
+            snap.addr = v; // nothing held: free, nobody waiting
+            snap.kind = kind;
+            snap.local.assign(m_core.topology().cores_per_unit, '0');
+            snap.global.assign(m_core.topology().units, '0');
+        }
+        r.vars.push_back(std::move(snap));
+    }
+    m_trace->on_service(r);
 }
 
 unsigned SeModule::waiting_at(const sc_time& t) const {
@@ -150,7 +202,8 @@ void SeModule::spu() {
             wait(start - now, m_arrival);
             continue;
         }
-        m_stats.buffer_max = std::max(m_stats.buffer_max, waiting_at(start));
+        const unsigned waiting = waiting_at(start);
+        m_stats.buffer_max = std::max(m_stats.buffer_max, waiting);
         const Arrival a = next;
         m_buffer.pop_front();
         if (m_timing == Timing::at) release_withheld(); // a buffer slot is free again
@@ -177,6 +230,7 @@ void SeModule::spu() {
         const sc_time service = m_cycle * cycles + m_mem_delay;
         m_stats.spu_busy += service;
         m_spu_free = start + service;
+        if (m_trace) trace_service(a.msg, a.time, start, m_spu_free, waiting);
         if (m_timing == Timing::lt) {
             const sc_time offset = m_spu_free - sc_core::sc_time_stamp();
             for (const auto& o : m_result.out) emit(o, offset);
@@ -216,7 +270,10 @@ void SeModule::emit(const Outgoing& o, const sc_time& delay) {
     if (m_timing == Timing::at) {
         tlm::tlm_generic_payload& t = m_pool.acquire();
         fill_message(t, o, t.get_data_ptr());
-        m_pool.message_extension(t).msg = o.msg;
+        SyncronExtension& ext = m_pool.message_extension(t);
+        ext.msg = o.msg;
+        ext.src = Endpoint::se(m_unit);
+        ext.sent = sc_core::sc_time_stamp();
         OutPort& port = m_out[to_core ? 0 : 1];
         m_out_of[&t] = to_core ? 0 : 1;
         port.queue.push_back(&t);
@@ -226,6 +283,8 @@ void SeModule::emit(const Outgoing& o, const sc_time& delay) {
     std::array<uint8_t, kWireBytes> data{};
     tlm::tlm_generic_payload& trans = m_lt_trans; // reused: no allocation per message
     SyncronExtension ext(o.msg);
+    ext.src = Endpoint::se(m_unit);
+    ext.sent = sc_core::sc_time_stamp() + delay;
     fill_message(trans, o, data.data());
     trans.set_extension(&ext);
     sc_time d = delay;
@@ -259,7 +318,8 @@ void SeModule::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, un
         sc_time d = (m_msg_start - sc_core::sc_time_stamp()) + m_mem_delay + m_cycle * m_params.cycles_per_message;
         const sc_time before = d;
         to_mem->b_transport(trans, d);
-        m_mem_delay += d - before;
+        m_last_mem_latency = d - before;
+        m_mem_delay += m_last_mem_latency;
     } else {
         const sc_time start = m_msg_start + m_cycle * m_params.cycles_per_message + m_mem_delay;
         if (start > sc_core::sc_time_stamp()) wait(start - sc_core::sc_time_stamp());
@@ -276,10 +336,22 @@ void SeModule::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, un
             m_mem_pending = false;
         }
         while (m_mem_pending) wait(m_mem_done);
-        m_mem_delay += sc_core::sc_time_stamp() - t0;
+        m_last_mem_latency = sc_core::sc_time_stamp() - t0;
+        m_mem_delay += m_last_mem_latency;
         m_out_of.erase(&trans);
     }
     ++m_stats.mem_accesses;
+    if (m_trace) {
+        MemoryRecord rec;
+        rec.initiator = Endpoint::se(m_unit);
+        rec.addr = addr;
+        rec.size = len;
+        rec.write = cmd == tlm::TLM_WRITE_COMMAND;
+        rec.at = m_timing == Timing::at;
+        rec.end = rec.begin_resp = m_msg_start + m_cycle * m_params.cycles_per_message + m_mem_delay;
+        rec.begin = rec.end_req = rec.end - m_last_mem_latency;
+        m_trace->on_memory(rec);
+    }
     if (trans.is_response_error())
         SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": syncronVar access failed at address " +
                                    std::to_string(addr) + " (" + trans.get_response_string() + ")")
@@ -335,6 +407,7 @@ void SeModule::accept_request(tlm::tlm_generic_payload& t) {
     std::string why;
     decode(t, msg, why); // validated on arrival
     m_buffer.push_back({sc_core::sc_time_stamp(), m_seq++, msg});
+    if (m_trace) trace_arrival(t, msg, sc_core::sc_time_stamp());
     m_arrival.notify(SC_ZERO_TIME);
     tlm::tlm_phase end = tlm::END_REQ;
     sc_time d = SC_ZERO_TIME;

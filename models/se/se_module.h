@@ -26,6 +26,7 @@
 #include "models/common/address_map.h"
 #include "models/common/params.h"
 #include "models/common/payload_pool.h"
+#include "models/common/trace_sink.h"
 #include "models/protocol/message_observer.h"
 #include "models/protocol/syncron_extension.h"
 #include "models/protocol/wire_format.h"
@@ -57,6 +58,10 @@ public:
              const AddressMap& map);
 
     void add_observer(MessageObserver* o) { m_observers.push_back(o); }
+    /// Attach a probe (before sc_start); nullptr = tracing off.
+    void set_trace(TraceSink* sink) { m_trace = sink; }
+    /// Report this SE's view of a variable with every message it serves for it.
+    void trace_var(uint64_t addr) { m_traced_vars.push_back(addr); }
     /// How the SE initiates (before sc_start). Default: loosely-timed.
     void set_timing(Timing t) { m_timing = t; }
     Timing timing() const { return m_timing; }
@@ -85,6 +90,9 @@ private:
     void spu();
     void emit(const Outgoing& o, const sc_core::sc_time& delay);
     void note_st_change(const sc_core::sc_time& at);
+    void trace_arrival(const tlm::tlm_generic_payload& t, const Message& msg, const sc_core::sc_time& arrived);
+    void trace_service(const Message& msg, const sc_core::sc_time& arrival, const sc_core::sc_time& start,
+                       const sc_core::sc_time& end, unsigned waiting);
 
     // SyncVarMemory: the overflow path's accesses to the local vaults.
     void read(uint64_t addr, uint8_t* data, unsigned len) override;
@@ -134,6 +142,8 @@ private:
     std::vector<MessageObserver*> m_observers;
     Stats m_stats;
 
+    TraceSink* m_trace = nullptr;
+    std::vector<uint64_t> m_traced_vars;
     Timing m_timing = Timing::lt;
     tlm::tlm_generic_payload m_lt_trans; // the LT path's payload, reused
     PayloadPool m_pool;
@@ -148,6 +158,7 @@ private:
     sc_core::sc_event m_mem_done;
     bool m_mem_pending = false;
     sc_core::sc_time m_msg_start;  // when the SPU started the current message
+    sc_core::sc_time m_last_mem_latency; // of the last syncronVar access, for traces
     sc_core::sc_time m_spu_free;   // when the SPU finishes its last message
 };
 

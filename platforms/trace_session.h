@@ -1,0 +1,47 @@
+#pragma once
+// The trace recorders of one run (docs/traces.md): created from the
+// TraceOptions, attached to every probe of the platform, closed on every exit
+// path so their files are complete even after an error or SIGINT.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "models/common/params.h"
+#include "models/common/trace_sink.h"
+#include "platforms/simulation.h"
+
+namespace syncron {
+
+class NdpPlatform;
+class TransactionDb;
+class TimelineJson;
+class VcdRecorder;
+class ProgressReporter;
+
+class TraceSession {
+public:
+    TraceSession();
+    ~TraceSession();
+
+    /// Opens the database and timeline files and checks that the VCD file can
+    /// be written; throws std::runtime_error naming a bad path.
+    void open(const TraceOptions& options, const SimParams& params, NdpPlatform& platform);
+    /// After the workload's set-up: validates --trace-var, creates the VCD
+    /// recorder and the progress line, attaches everything to the platform.
+    void attach(const TraceOptions& options, NdpPlatform& platform, std::function<uint64_t()> operations);
+    /// Flushes and closes every recorder (idempotent); `status` goes into the
+    /// database's meta table.
+    void close(const std::string& status);
+
+private:
+    TraceFanout m_fanout;
+    SimParams m_params;
+    std::string m_vcd_path;
+    std::unique_ptr<TransactionDb> m_db;
+    std::unique_ptr<TimelineJson> m_json;
+    std::unique_ptr<VcdRecorder> m_vcd;
+    std::unique_ptr<ProgressReporter> m_progress;
+    bool m_closed = false;
+};
+
+} // namespace syncron
