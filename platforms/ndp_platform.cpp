@@ -1,6 +1,7 @@
 #include "platforms/ndp_platform.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 #include "platforms/config/config.h"
@@ -305,6 +306,13 @@ nlohmann::json NdpPlatform::stats_json() const {
     }
     j["se"] = ses;
     j["sync_messages"] = transfers;
+    json vars = json::array(); // what --trace-var accepts
+    for (size_t i = 0; i < m_syncvars.size() && i < 16; ++i) {
+        char buf[24];
+        std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(m_syncvars[i]));
+        vars.push_back(buf);
+    }
+    j["sync_variables"] = vars;
     uint64_t link_bytes = 0;
     json links = json::array();
     for (const auto& l : m_links) {

@@ -131,6 +131,11 @@ std::string summary(const SimulationResult& r) {
                           static_cast<unsigned long long>(se.value("overflow_requests", 0ull)));
             os << line;
         }
+    if (j.contains("sync_variables") && !j["sync_variables"].empty()) {
+        std::string vars;
+        for (const auto& v : j["sync_variables"]) vars += (vars.empty() ? "" : " ") + v.get<std::string>();
+        os << "  variables         " << vars << (j["sync_variables"].size() == 16 ? " ..." : "") << "\n";
+    }
     std::snprintf(line, sizeof line, "  host time         %.2f s\n", r.host_seconds);
     os << line;
     return os.str();

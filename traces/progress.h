@@ -1,0 +1,72 @@
+#pragma once
+// Progress line on the terminal while a simulation runs:
+//   \r[syncron] sim 12.345 us | ops 12345 | host 3.2 s
+// rewritten at most every 0.5 s of host time, and a final line + newline
+// when the run ends (finish()).
+//
+// Active only when stderr is a terminal (isatty(2)) or `force`; otherwise it
+// spawns no process and writes nothing at all.
+//
+// How it stays cheap and lets sc_start() return:
+//  * One SC_METHOD wakes every `check period` of simulated time (10 us by
+//    default) and only then reads the host clock; it prints when at least
+//    the minimum interval (0.5 s) of host time has passed since the last line.
+//  * Before scheduling its next wake-up it asks the kernel whether anything
+//    else is pending (sc_pending_activity()). If nothing is, the model is
+//    idle: it prints the final line and schedules nothing more, so the
+//    kernel runs out of events and sc_start() returns. When the model's next
+//    activity is further away than the period, it wakes exactly then
+//    (skipping idle stretches without adding a time step of its own).
+//  * Its wake-ups never change what the model does, but when the model goes
+//    idle between two wake-ups, the last wake-up still advances the kernel's
+//    clock: sc_time_stamp() after sc_start() can then be up to one period
+//    later than the model's last event. To keep the end time exact, call
+//    stop() when the workload has completed (e.g. where the platform notes
+//    that every core is done): it cancels the pending wake-up and prints the
+//    final line. The SEs' drain after that is unaffected.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <iostream>
+
+#include <systemc>
+
+namespace syncron {
+
+class ProgressReporter : public sc_core::sc_module {
+public:
+    ProgressReporter(sc_core::sc_module_name name, std::function<uint64_t()> operations_done,
+                     std::ostream& out = std::cerr, bool force = false);
+    ~ProgressReporter() override;
+
+    /// The workload completed: no more wake-ups; prints the final line.
+    void stop();
+    /// Prints the final line and a newline (once; nothing when inactive).
+    void finish();
+
+    bool active() const { return m_active; }
+    /// Simulated time between host-clock checks (default 10 us). Set before sc_start().
+    void set_check_period(const sc_core::sc_time& period) { m_period = period; }
+    /// Minimum host time between two lines (default 0.5 s).
+    void set_min_interval(double seconds) { m_min_interval = seconds; }
+    /// Lines written so far (the final one included).
+    uint64_t lines() const { return m_lines; }
+
+private:
+    void tick();
+    void print(bool final_line);
+    void start_of_simulation() override;
+
+    std::function<uint64_t()> m_ops;
+    std::ostream& m_out;
+    bool m_active = false;
+    bool m_stopped = false;
+    bool m_finished = false;
+    uint64_t m_lines = 0;
+    sc_core::sc_time m_period;
+    double m_min_interval = 0.5;
+    sc_core::sc_event m_wake;
+    std::chrono::steady_clock::time_point m_host_start, m_last_print;
+};
+
+} // namespace syncron
