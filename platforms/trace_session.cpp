@@ -46,8 +46,9 @@ void TraceSession::open(const TraceOptions& options, const SimParams& params, Nd
     if (!options.vcd.empty()) {
         // The recorder is built after the workload's set-up (it needs the
         // traced variables); check the path now.
-        std::ofstream probe(options.vcd);
-        if (!probe) throw std::runtime_error("cannot write waveform file '" + options.vcd + "'");
+        const std::string file = VcdRecorder::file_base(options.vcd) + ".vcd"; // what SystemC writes
+        std::ofstream probe(file);
+        if (!probe) throw std::runtime_error("cannot write waveform file '" + file + "'");
         m_vcd_path = options.vcd;
     }
 }

@@ -133,7 +133,7 @@ TransactionDb::TransactionDb(const std::string& path, AddrFn home_unit, AddrFn v
         // keeps every committed batch (only an OS crash may lose recent ones).
         exec("PRAGMA journal_mode=WAL");
         exec("PRAGMA synchronous=OFF");
-        exec("PRAGMA temp_store=MEMORY");
+        exec("PRAGMA temp_store=FILE"); // the indexes built at close() sort on disk: bounded memory
         exec("BEGIN");
         exec(kSchema);
         exec("COMMIT"); // the schema is on disk: the path is writable

@@ -415,10 +415,23 @@ void NdpCore::at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsig
     m_mem_trans = &t;
     m_mem_done = false;
     const sc_core::sc_time begin = sc_core::sc_time_stamp();
+    m_mem_end_req = m_mem_begin_resp = begin;
     at_begin_request(t);
     while (!m_mem_done) sc_core::wait(m_bus_event); // one outstanding memory operation
     m_mem_trans = nullptr;
-    if (m_trace) trace_memory(cmd, addr, len, begin, sc_core::sc_time_stamp(), true);
+    if (m_trace) {
+        MemoryRecord r;
+        r.initiator = Endpoint::core(m_unit, m_local_id);
+        r.addr = addr;
+        r.size = len;
+        r.write = cmd == tlm::TLM_WRITE_COMMAND;
+        r.at = true;
+        r.begin = begin;
+        r.end_req = std::max(begin, m_mem_end_req);
+        r.begin_resp = std::max(r.end_req, m_mem_begin_resp);
+        r.end = sc_core::sc_time_stamp();
+        m_trace->on_memory(r);
+    }
     if (t.is_response_error())
         SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + command_name(cmd) + " of " +
                                    std::to_string(len) + " B at " + hex(addr) +
@@ -478,6 +491,7 @@ void NdpCore::bus_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& phas
     // END_REQ ends the request phase; so does BEGIN_RESP when END_REQ was skipped.
     if (m_req_open == &t) {
         m_req_open = nullptr;
+        if (&t == m_mem_trans) m_mem_end_req = sc_core::sc_time_stamp(); // for traces
         m_bus_event.notify();
     } else if (phase == tlm::END_REQ) {
         SC_REPORT_ERROR(kMsgType, (std::string(name()) +
@@ -486,6 +500,7 @@ void NdpCore::bus_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& phas
         return;
     }
     if (phase != tlm::BEGIN_RESP) return;
+    if (&t == m_mem_trans) m_mem_begin_resp = sc_core::sc_time_stamp();
     if (m_end_resp_due.erase(&t)) {
         tlm::tlm_phase end = tlm::END_RESP;
         sc_core::sc_time delay = sc_core::SC_ZERO_TIME;

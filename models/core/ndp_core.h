@@ -202,6 +202,7 @@ private:
     CoreState m_state = CoreState::computing;
     const char* m_operation = "compute"; // static string, for traces
     TraceSink* m_trace = nullptr;
+    sc_core::sc_time m_mem_end_req, m_mem_begin_resp; // AT phase times of the memory operation, for traces
 
     sc_core::sc_event m_done_event;
     Stats m_stats;
