@@ -83,6 +83,7 @@ void NdpPlatform::watch_interrupt() {
     const sc_time period(1, sc_core::SC_US);
     for (;;) {
         wait(period);
+        if (m_all_done) return; // only the SEs' drain is left
         if (s_stop_requested) {
             sc_core::sc_stop();
             return;
@@ -184,6 +185,8 @@ void NdpPlatform::monitor() {
         if (!core->done()) wait(core->done_event());
     m_finish = sc_core::sc_time_stamp();
     for (auto& core : m_cores) m_finish = std::max(m_finish, core->finish_time());
+    m_all_done = true;
+    for (auto& f : m_on_finished) f();
     // No sc_stop: the SEs drain what is still in flight (releases, counter
     // decrements) and the kernel stops when no event is left.
 }
@@ -267,7 +270,9 @@ void NdpPlatform::write(uint64_t addr, uint64_t value, unsigned size) {
 
 nlohmann::json NdpPlatform::stats_json() const {
     using nlohmann::json;
-    const sc_time now = sc_core::sc_time_stamp();
+    // Statistics are taken at the model's end (the last core finishing), not
+    // at the kernel's time, which pollers may have moved on.
+    const sc_time now = m_finish > sc_core::SC_ZERO_TIME ? m_finish : sc_core::sc_time_stamp();
     json j;
     j["simulated_ns"] = m_finish.to_seconds() * 1e9;
     json ses = json::array();

@@ -4,6 +4,7 @@
 //   store, a crossbar joining them; between every ordered pair of units one
 //   inter-cube link. See docs/architecture.md.
 #include <csignal>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,6 +54,8 @@ public:
     void trace_var(SyncVar v);
     /// The synchronization variables the workload created, in creation order.
     const std::vector<SyncVar>& syncvars() const { return m_syncvars; }
+    /// Called once, in simulation, when every client core has finished.
+    void on_finished(std::function<void()> f) { m_on_finished.push_back(std::move(f)); }
     /// Stops the run at the next check (SIGINT); safe to call from a signal handler.
     static void request_stop() { s_stop_requested = 1; }
     static bool stop_requested() { return s_stop_requested != 0; }
@@ -105,6 +108,8 @@ private:
     std::vector<SyncVar> m_syncvars;
     sc_core::sc_time m_finish;
     bool m_loaded = false;
+    bool m_all_done = false;
+    std::vector<std::function<void()>> m_on_finished;
     static volatile std::sig_atomic_t s_stop_requested;
 };
 

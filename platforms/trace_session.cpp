@@ -80,7 +80,11 @@ void TraceSession::attach(const TraceOptions& options, NdpPlatform& platform, st
     }
     for (const uint64_t v : options.vars) platform.trace_var(v);
     if (!m_fanout.empty()) platform.attach_trace(&m_fanout);
-    if (options.progress) m_progress = std::make_unique<ProgressReporter>("progress", std::move(operations));
+    if (options.progress) {
+        m_progress = std::make_unique<ProgressReporter>("progress", std::move(operations));
+        // Its wake-ups must not outlive the model.
+        platform.on_finished([p = m_progress.get()] { p->stop(); });
+    }
 }
 
 void TraceSession::close(const std::string& status) {

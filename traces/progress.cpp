@@ -17,8 +17,8 @@ ProgressReporter::ProgressReporter(sc_core::sc_module_name name, std::function<u
 }
 
 ProgressReporter::~ProgressReporter() {
-    // Leave the terminal on a fresh line if a run ended without finish().
-    if (m_active && m_lines > 0 && !m_finished) finish();
+    // A run that ended without finish() still gets its final line.
+    if (m_active && !m_finished) finish();
 }
 
 void ProgressReporter::start_of_simulation() {
@@ -27,6 +27,14 @@ void ProgressReporter::start_of_simulation() {
 
 void ProgressReporter::tick() {
     if (m_stopped || m_finished) return;
+    const uint64_t ops = m_ops ? m_ops() : 0;
+    if (ops != m_last_ops || m_checks == 0) {
+        m_last_ops = ops;
+        m_idle_checks = 0;
+    } else {
+        ++m_idle_checks;
+    }
+    ++m_checks;
     const auto now = std::chrono::steady_clock::now();
     if (std::chrono::duration<double>(now - m_last_print).count() >= m_min_interval) {
         print(false);
@@ -36,6 +44,14 @@ void ProgressReporter::tick() {
     // would be the only thing keeping the kernel alive.
     if (!sc_core::sc_pending_activity()) {
         finish();
+        return;
+    }
+    // Something is pending, but no operation completed for a while: it may
+    // be only other pollers of the same kind (the platform's SIGINT watch),
+    // which would keep each other alive forever. Go quiet; finish() still
+    // prints the final line.
+    if (m_idle_checks >= m_stall_checks) {
+        m_dormant = true;
         return;
     }
     sc_core::sc_time delay = m_period;

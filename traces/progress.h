@@ -11,19 +11,29 @@
 //  * One SC_METHOD wakes every `check period` of simulated time (10 us by
 //    default) and only then reads the host clock; it prints when at least
 //    the minimum interval (0.5 s) of host time has passed since the last line.
-//  * Before scheduling its next wake-up it asks the kernel whether anything
-//    else is pending (sc_pending_activity()). If nothing is, the model is
-//    idle: it prints the final line and schedules nothing more, so the
-//    kernel runs out of events and sc_start() returns. When the model's next
-//    activity is further away than the period, it wakes exactly then
-//    (skipping idle stretches without adding a time step of its own).
-//  * Its wake-ups never change what the model does, but when the model goes
-//    idle between two wake-ups, the last wake-up still advances the kernel's
-//    clock: sc_time_stamp() after sc_start() can then be up to one period
-//    later than the model's last event. To keep the end time exact, call
+//  * It schedules its next wake-up only if the kernel has something else
+//    pending (sc_pending_activity()) AND operations_done() changed within
+//    the last `stall` checks (default 10, i.e. 100 us of simulated time):
+//      - nothing pending: the model is idle; it prints the final line and
+//        schedules nothing more, so the kernel runs out of events and
+//        sc_start() returns;
+//      - something pending but no operation completed for `stall` checks:
+//        what is pending may be only another poller of the same kind (the
+//        platform's SIGINT watch re-arms itself while anything is pending),
+//        and two such pollers would keep each other, and the kernel, alive
+//        forever. It goes quiet (the line stays; finish() ends it). A
+//        finished or deadlocked model therefore always lets sc_start()
+//        return.
+//    When the model's next activity is further away than the period, it
+//    wakes exactly then (idle stretches add no time step of its own).
+//  * Its wake-ups never change what the model does, but its last wake-up
+//    can come after the model's last event and so advance the kernel's
+//    clock: without stop(), sc_time_stamp() after sc_start() can be up to
+//    (stall + 1) periods later than the model's end. To keep the end time
+//    (and anything computed from sc_time_stamp() afterwards) exact, call
 //    stop() when the workload has completed (e.g. where the platform notes
-//    that every core is done): it cancels the pending wake-up and prints the
-//    final line. The SEs' drain after that is unaffected.
+//    that every core is done): it cancels the pending wake-up and prints
+//    the final line; the SEs' drain after that is unaffected.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -49,6 +59,10 @@ public:
     void set_check_period(const sc_core::sc_time& period) { m_period = period; }
     /// Minimum host time between two lines (default 0.5 s).
     void set_min_interval(double seconds) { m_min_interval = seconds; }
+    /// Checks without a completed operation after which it goes quiet (default 10).
+    void set_stall_checks(unsigned checks) { m_stall_checks = checks ? checks : 1; }
+    /// Went quiet because no operation completed for `stall` checks.
+    bool dormant() const { return m_dormant; }
     /// Lines written so far (the final one included).
     uint64_t lines() const { return m_lines; }
 
@@ -62,7 +76,12 @@ private:
     bool m_active = false;
     bool m_stopped = false;
     bool m_finished = false;
+    bool m_dormant = false;
     uint64_t m_lines = 0;
+    uint64_t m_checks = 0;
+    uint64_t m_last_ops = 0;
+    unsigned m_idle_checks = 0;
+    unsigned m_stall_checks = 10;
     sc_core::sc_time m_period;
     double m_min_interval = 0.5;
     sc_core::sc_event m_wake;

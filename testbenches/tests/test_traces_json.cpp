@@ -430,6 +430,27 @@ struct Worker : sc_core::sc_module {
     }
 };
 
+/// Like the platform's SIGINT watch: re-arms every microsecond while the
+/// kernel has anything else pending.
+struct Poller : sc_core::sc_module {
+    SC_HAS_PROCESS(Poller);
+    explicit Poller(sc_core::sc_module_name name) : sc_module(name) { SC_THREAD(run); }
+    void run() {
+        for (;;) {
+            wait(1, sc_core::SC_US);
+            if (!sc_core::sc_pending_activity()) return;
+        }
+    }
+};
+
+/// Never completes an operation: waits for an event nobody notifies.
+struct Stuck : sc_core::sc_module {
+    sc_core::sc_event never;
+    SC_HAS_PROCESS(Stuck);
+    explicit Stuck(sc_core::sc_module_name name) : sc_module(name) { SC_THREAD(run); }
+    void run() { wait(never); }
+};
+
 } // namespace
 
 TEST_CASE("traces: progress: a forced reporter prints ops and does not keep the kernel alive",
@@ -503,4 +524,49 @@ TEST_CASE("traces: progress: not forced and not a terminal: silent", "[traces][p
         // No process of its own: the end time is the model's.
         CHECK(sc_core::sc_time_stamp() == sc_time(20, sc_core::SC_US));
     }
+}
+
+TEST_CASE("traces: progress: next to another self-stopping poller sc_start still returns", "[traces][progress]") {
+    // Two processes that each re-arm while anything else is pending would
+    // keep each other alive forever; the reporter also needs completed
+    // operations to keep going.
+    std::ostringstream out;
+    Worker w("worker", 30, sc_time(1, sc_core::SC_US));
+    Poller poll("poller");
+    ProgressReporter p("progress", [&w] { return w.ops; }, out, true);
+    sc_core::sc_start();
+    CHECK(w.ops == 30);
+    CHECK(p.dormant());
+    // Quiet after 10 checks (100 us) without a completed operation.
+    CHECK(sc_core::sc_time_stamp() <= sc_time(30 + 120, sc_core::SC_US));
+    CHECK(out.str().empty()); // quiet, the line not ended: finish() does that
+    p.finish();
+    const std::string s = out.str();
+    INFO(s);
+    CHECK(s.find("ops 30") != std::string::npos);
+    CHECK(s.back() == '\n');
+}
+
+TEST_CASE("traces: progress: with stop() next to another poller the end time is the model's", "[traces][progress]") {
+    std::ostringstream out;
+    Worker w("worker", 37, sc_time(1, sc_core::SC_US));
+    Poller poll("poller");
+    ProgressReporter p("progress", [&w] { return w.ops; }, out, true);
+    w.reporter = &p;
+    sc_core::sc_start();
+    // The poller's own last wake-up is at most 1 us later; the reporter adds nothing.
+    CHECK(sc_core::sc_time_stamp() <= sc_time(38, sc_core::SC_US));
+    CHECK(out.str().find("ops 37") != std::string::npos);
+}
+
+TEST_CASE("traces: progress: a deadlocked model next to another poller still returns", "[traces][progress]") {
+    std::ostringstream out;
+    Stuck stuck("stuck");
+    Poller poll("poller");
+    ProgressReporter p("progress", [] { return uint64_t(0); }, out, true);
+    sc_core::sc_start();
+    CHECK(p.dormant());
+    CHECK(sc_core::sc_time_stamp() <= sc_time(120, sc_core::SC_US));
+    p.finish();
+    CHECK(out.str().find("ops 0") != std::string::npos);
 }
