@@ -224,17 +224,7 @@ void SeCore::local_side(const Message& m, SeResult& r) {
             fail(r, m, "global reply for a variable with no ST entry");
             return;
         }
-        if (e->state.kind != primitive_of(m.op)) {
-            fail(r, m, "ST entry holds a different primitive");
-            return;
-        }
-        switch (e->state.kind) {
-        case Primitive::lock: local_lock(*e, m, r); break;
-        case Primitive::barrier: local_barrier(*e, m, r); break;
-        case Primitive::semaphore: local_sem(*e, m, r); break;
-        case Primitive::condvar: local_cond(*e, m, r); break;
-        default: break;
-        }
+        local_dispatch(*e, m, r);
         return;
     }
 
@@ -251,15 +241,20 @@ void SeCore::local_side(const Message& m, SeResult& r) {
         }
         e = &m_st.allocate(m.addr, primitive_of(m.op));
         ++r.cost.st_accesses;
-    } else if (e->state.kind != primitive_of(m.op)) {
+    }
+    local_dispatch(*e, m, r);
+}
+
+void SeCore::local_dispatch(StEntry& e, const Message& m, SeResult& r) {
+    if (e.state.kind != primitive_of(m.op)) {
         fail(r, m, "ST entry holds a different primitive");
         return;
     }
-    switch (e->state.kind) {
-    case Primitive::lock: local_lock(*e, m, r); break;
-    case Primitive::barrier: local_barrier(*e, m, r); break;
-    case Primitive::semaphore: local_sem(*e, m, r); break;
-    case Primitive::condvar: local_cond(*e, m, r); break;
+    switch (e.state.kind) {
+    case Primitive::lock: local_lock(e, m, r); break;
+    case Primitive::barrier: local_barrier(e, m, r); break;
+    case Primitive::semaphore: local_sem(e, m, r); break;
+    case Primitive::condvar: local_cond(e, m, r); break;
     default: break;
     }
 }

@@ -94,6 +94,7 @@ private:
     void spill(StEntry& e, SeResult& r);
 
     // Local (non-Master) SE state machines on an ST entry.
+    void local_dispatch(StEntry& e, const Message& m, SeResult& r);
     void local_lock(StEntry& e, const Message& m, SeResult& r);
     void local_barrier(StEntry& e, const Message& m, SeResult& r);
     void local_sem(StEntry& e, const Message& m, SeResult& r);

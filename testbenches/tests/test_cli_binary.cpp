@@ -2,6 +2,8 @@
 // determinism, and clear errors for bad input.
 #include <catch2/catch.hpp>
 
+#include "testbenches/tests/sim_binary.h"
+
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -11,22 +13,8 @@
 
 namespace {
 
-struct Run {
-    int status;
-    std::string out; // stdout and stderr
-};
-
-Run sim(const std::string& args) {
-    const std::string cmd = std::string(SYNCRON_SIM_BINARY) + " " + args + " 2>&1";
-    Run r{-1, {}};
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p);
-    std::array<char, 4096> buf;
-    while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
+using Run = syncron::test::SimRun;
+Run sim(const std::string& args) { return syncron::test::run_sim(args); }
 
 nlohmann::json read_json(const std::string& path) {
     std::ifstream f(path);
@@ -34,7 +22,7 @@ nlohmann::json read_json(const std::string& path) {
     return nlohmann::json::parse(f);
 }
 
-std::string tmp(const std::string& name) { return "/tmp/syncron_test_" + std::to_string(::getpid()) + "_" + name; }
+std::string tmp(const std::string& name) { return syncron::test::temp_path("syncron_test_", name); }
 
 } // namespace
 

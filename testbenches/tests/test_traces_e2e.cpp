@@ -3,6 +3,8 @@
 // the run is interrupted; bad trace arguments fail before simulating.
 #include <catch2/catch.hpp>
 
+#include "testbenches/tests/sim_binary.h"
+
 #include <array>
 #include <chrono>
 #include <csignal>
@@ -19,24 +21,10 @@
 
 namespace {
 
-struct Run {
-    int status;
-    std::string out;
-};
+using Run = syncron::test::SimRun;
+Run sim(const std::string& args) { return syncron::test::run_sim(args); }
 
-Run sim(const std::string& args) {
-    const std::string cmd = std::string(SYNCRON_SIM_BINARY) + " " + args + " 2>&1";
-    Run r{-1, {}};
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p);
-    std::array<char, 4096> buf;
-    while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
-
-std::string tmp(const std::string& name) { return "/tmp/syncron_tr_" + std::to_string(::getpid()) + "_" + name; }
+std::string tmp(const std::string& name) { return syncron::test::temp_path("syncron_tr_", name); }
 
 std::string slurp(const std::string& path) {
     std::ifstream f(path);
