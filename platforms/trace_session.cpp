@@ -75,6 +75,13 @@ void TraceSession::attach(const TraceOptions& options, NdpPlatform& platform, st
             for (unsigned u = 0; u < m_params.platform.units; ++u)
                 for (unsigned v = 0; v < m_params.memory.vaults_per_unit; ++v)
                     layout.queues.push_back("ndp.unit" + std::to_string(u) + "_vault" + std::to_string(v));
+        for (unsigned u = 0; u < m_params.platform.units; ++u)
+            for (unsigned v = 0; v < m_params.memory.vaults_per_unit; ++v) layout.vaults.emplace_back(u, v);
+        const AddressMap& map = platform.address_map();
+        layout.vault_of = [&map](uint64_t a) {
+            return map.is_memory(a) ? std::make_pair(map.home_unit(a), map.vault_of(a))
+                                    : std::make_pair(~0u, ~0u);
+        };
         m_vcd = std::make_unique<VcdRecorder>("vcd", m_vcd_path, layout, options.filter);
         m_fanout.add(m_vcd.get());
     }

@@ -279,6 +279,12 @@ VcdRecorder::VcdRecorder(sc_core::sc_module_name name, const std::string& path, 
         if (m_queues.count(q)) continue;
         if (Sig* s = declare("queue." + q + ".depth", K::word, 32)) m_queues[q] = s;
     }
+    if (m_layout.vault_of)
+        for (const auto& v : m_layout.vaults) {
+            if (m_vaults.count(v)) continue;
+            const std::string p = "unit" + std::to_string(v.first) + ".vault" + std::to_string(v.second) + ".";
+            if (Sig* s = declare(p + "requests_in_flight", K::word, 32)) m_vaults[v] = s;
+        }
 
     SC_METHOD(wake);
     sensitive << m_wake;
@@ -418,6 +424,16 @@ void VcdRecorder::on_link(const LinkRecord& r) {
     add(it->second.transfers, r.start, 1);
     add(it->second.bytes, gone, -static_cast<int64_t>(r.bytes));
     add(it->second.transfers, gone, -1);
+    schedule();
+}
+
+void VcdRecorder::on_memory(const MemoryRecord& r) {
+    // In flight at the vault from the request to its response, in LT and AT.
+    if (m_closed || m_vaults.empty()) return;
+    auto it = m_vaults.find(m_layout.vault_of(r.addr));
+    if (it == m_vaults.end()) return;
+    add(it->second, r.begin, 1);
+    add(it->second, std::max(r.begin, r.end), -1);
     schedule();
 }
 

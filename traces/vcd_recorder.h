@@ -23,6 +23,7 @@
 // 0 = free; waiting lists: bit i = local core i (local) / SE i (global).
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <queue>
@@ -55,6 +56,10 @@ struct VcdLayout {
     std::vector<std::pair<unsigned, unsigned>> links;
     /// AT queue components to trace (the QueueRecord::component names).
     std::vector<std::string> queues;
+    /// Vaults whose requests in flight are traced, as (unit, vault), and the
+    /// map from a memory address to them; empty = no vault signals.
+    std::vector<std::pair<unsigned, unsigned>> vaults;
+    std::function<std::pair<unsigned, unsigned>(uint64_t)> vault_of;
 
     unsigned clients(unsigned unit) const;
 };
@@ -77,6 +82,7 @@ public:
     void on_core_state(const CoreStateRecord& r) override;
     void on_link(const LinkRecord& r) override;
     void on_queue(const QueueRecord& r) override;
+    void on_memory(const MemoryRecord& r) override;
 
     /// Applies what is due, writes the current time step, closes the trace
     /// file, then appends the changes still pending (times ahead of the
@@ -163,6 +169,7 @@ private:
     std::map<uint64_t, std::vector<VarSigs>> m_vars;
     std::map<std::pair<unsigned, unsigned>, LinkSigs> m_links;
     std::unordered_map<std::string, Sig*> m_queues;
+    std::map<std::pair<unsigned, unsigned>, Sig*> m_vaults; // requests in flight
     std::priority_queue<Change, std::vector<Change>, std::greater<Change>> m_pending;
     uint64_t m_seq = 0;
     uint64_t m_late = 0, m_stale = 0;

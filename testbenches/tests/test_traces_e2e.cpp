@@ -88,7 +88,8 @@ std::vector<std::string> vcd_values(const std::string& vcd, const std::string& s
 
 TEST_CASE("traces e2e: VCD, database and timeline of one run agree with its statistics", "[traces][e2e]") {
     const std::string vcd = tmp("run.vcd"), db = tmp("run.db"), js = tmp("run.json"), stats = tmp("stats.json");
-    const Run r = sim("--workload lock --ops 20 --vcd " + vcd + " --trace-var 0x10000 --trace-db " + db +
+    const Run r = sim("--workload lock --ops 20 --set workload.memory_check=true --vcd " + vcd +
+                      " --trace-var 0x10000 --trace-db " + db +
                       " --trace-json " + js + " --stats " + stats);
     INFO(r.out);
     REQUIRE(r.status == 0);
@@ -113,6 +114,10 @@ TEST_CASE("traces e2e: VCD, database and timeline of one run agree with its stat
     CHECK(owner.size() >= 2);
     const auto state = vcd_values(v, "unit1.core3", "state");
     CHECK(state.size() >= 3);
+    // The lock's counter (0x10040, vault 1 of unit 0) is read and written in every critical section.
+    const auto vault = vcd_values(v, "unit0.vault1", "requests_in_flight");
+    CHECK(vault.size() >= 2);
+    CHECK(query(db, "SELECT COUNT(*) FROM memory WHERE target_unit=0 AND target_vault=1") == 2 * 60 * 20);
 
     // Timeline: valid JSON with a track per core and SE services.
     const auto t = nlohmann::json::parse(slurp(js));
