@@ -17,6 +17,10 @@ struct SeParams {
     unsigned st_entries = 64;          ///< 0 = every request takes the overflow path
     unsigned indexing_counters = 256;  ///< indexed by the low address bits
     unsigned buffer_messages = 16;     ///< SPU message buffer (280 B)
+    /// Local grant counter threshold (the paper's fairness proposal): after this
+    /// many consecutive grants inside a unit, a release hands the lock to
+    /// another waiting SE. 0 = off, as evaluated in the paper.
+    unsigned lock_fairness_threshold = 0;
 };
 
 /// In-order NDP core with a private L1 (Table 5).

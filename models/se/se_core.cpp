@@ -363,6 +363,7 @@ void SeCore::local_lock(StEntry& e, const Message& m, SeResult& r) {
             return;
         }
         s.info = kValid | c;
+        s.local_grants = 1;
         return;
     }
     case Opcode::lock_release_local: {
@@ -370,13 +371,26 @@ void SeCore::local_lock(StEntry& e, const Message& m, SeResult& r) {
             fail(r, m, "release of a lock the core does not hold");
             return;
         }
-        const unsigned c = grant_next_local(s, Opcode::lock_grant_local, m.addr, r);
-        if (c != kNone) { // hand over inside the unit
-            s.info = kValid | c;
+        // Fairness: after `threshold` grants in a row inside the unit the
+        // lock goes back to the Master SE even if local cores still wait.
+        const unsigned threshold = m_params.lock_fairness_threshold;
+        const bool yield = threshold && s.local_grants >= threshold && s.local.any();
+        if (!yield) {
+            const unsigned c = grant_next_local(s, Opcode::lock_grant_local, m.addr, r);
+            if (c != kNone) { // hand over inside the unit
+                s.info = kValid | c;
+                ++s.local_grants;
+                return;
+            }
+        }
+        s.info = 0; // no local waiter left (or yielding): one aggregated release
+        s.local_grants = 0;
+        to_se(master, Opcode::lock_release_global, m.addr, 0, 0, r);
+        if (s.local.any()) { // yielded: queue again behind the other SEs
+            s.pending = true;
+            to_se(master, Opcode::lock_acquire_global, m.addr, 0, 0, r);
             return;
         }
-        s.info = 0; // no local waiter left: one aggregated release
-        to_se(master, Opcode::lock_release_global, m.addr, 0, 0, r);
         free_if(e, true, r);
         return;
     }
@@ -663,15 +677,22 @@ void SeCore::dequeue(VarState& s, const Who& w) const {
     }
 }
 
-bool SeCore::pick_next(VarState& s, Who& out) const {
+bool SeCore::pick_next(VarState& s, Who& out, bool others_first) const {
     // The Master SE serves its own unit first (paper Figure 4), then the
-    // other SEs in rotation.
-    const unsigned c = next_round_robin(s.local, s.rr_local);
-    if (c != kNone) {
+    // other SEs in rotation; with others_first (fairness) the other way round.
+    const auto own = [&] {
+        const unsigned c = next_round_robin(s.local, s.rr_local);
+        if (c == kNone) return false;
         out = {Who::own, 0, static_cast<uint16_t>(c)};
         s.rr_local = static_cast<uint16_t>(c + 1);
         return true;
-    }
+    };
+    if (!others_first && own()) return true;
+    if (pick_other_se(s, out)) return true;
+    return others_first && own();
+}
+
+bool SeCore::pick_other_se(VarState& s, Who& out) const {
     for (unsigned i = 0; i < m_topo.units; ++i) {
         const unsigned se = (s.rr_global + i) % m_topo.units;
         if (s.global.test(se)) {
@@ -714,6 +735,8 @@ void SeCore::master_logic(VarState& s, const Message& m, SeResult& r) {
 void SeCore::master_lock(VarState& s, const Message& m, const Who& w, SeResult& r) {
     const auto grant = [&](const Who& to) {
         s.info = to.owner_code(m_unit);
+        // Consecutive grants to the Master SE's own cores (fairness).
+        s.local_grants = to.kind == Who::own ? s.local_grants + 1 : 0;
         reply(to, Opcode::lock_grant_local, Opcode::lock_grant_global, Opcode::lock_grant_overflow, m.addr, r);
     };
     if (is_acquire_type(m.op)) {
@@ -732,11 +755,14 @@ void SeCore::master_lock(VarState& s, const Message& m, const Who& w, SeResult& 
         return;
     }
     Who next;
-    if (pick_next(s, next)) {
+    const unsigned threshold = m_params.lock_fairness_threshold;
+    const bool others_first = threshold && s.local_grants >= threshold;
+    if (pick_next(s, next, others_first)) {
         dequeue(s, next);
         grant(next);
     } else {
         s.info = 0;
+        s.local_grants = 0;
     }
 }
 

@@ -116,7 +116,8 @@ private:
     void reply(const Who& w, Opcode local_op, Opcode global_op, Opcode overflow_op,
                uint64_t addr, SeResult& r);
     void release_lock_for(uint64_t lock, unsigned core, SeResult& r);
-    bool pick_next(VarState& s, Who& out) const;
+    bool pick_next(VarState& s, Who& out, bool others_first = false) const;
+    bool pick_other_se(VarState& s, Who& out) const;
     void enqueue(VarState& s, const Who& w) const;
     void dequeue(VarState& s, const Who& w) const;
     bool waiting(const VarState& s, const Who& w) const;

@@ -28,6 +28,9 @@ struct VarState {
     bool pending = false;
     uint16_t rr_local = 0;   ///< round-robin position in `local`
     uint16_t rr_global = 0;  ///< round-robin position over SEs
+    /// Lock fairness (paper §6 future work): consecutive grants to this SE's
+    /// own cores since the lock last came to, or left, the unit.
+    uint32_t local_grants = 0;
 
     void reset(Primitive k, unsigned cores, unsigned ses) {
         kind = k;
@@ -39,6 +42,7 @@ struct VarState {
         info = 0;
         pending = false;
         rr_local = rr_global = 0;
+        local_grants = 0;
     }
 };
 

@@ -130,6 +130,7 @@ const std::vector<Field>& fields() {
         SYNCRON_FIELD(se, st_entries),
         SYNCRON_FIELD(se, indexing_counters),
         SYNCRON_FIELD(se, buffer_messages),
+        SYNCRON_FIELD(se, lock_fairness_threshold),
         SYNCRON_FIELD(core, clock_ghz),
         SYNCRON_FIELD(core, quantum_ns),
         SYNCRON_FIELD(core, l1_bytes),

@@ -67,7 +67,7 @@ TEST_CASE("config: defaults round-trip through JSON", "[config]") {
     for (const char* s : {"platform", "se", "core", "memory", "xbar", "link", "workload", "check"})
         CHECK(j.contains(s));
     CHECK(j["platform"].size() == 5);
-    CHECK(j["se"].size() == 7);
+    CHECK(j["se"].size() == 8);
     CHECK(j["core"].size() == 6);
     CHECK(j["memory"].size() == 12);
     CHECK(j["xbar"].size() == 5);

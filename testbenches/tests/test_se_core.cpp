@@ -405,3 +405,65 @@ TEST_CASE("waiting lists are sized from the configuration: 64 cores x 16 units",
     // and syncronVar is sized for them
     CHECK(n.ses[0].layout().waitlist_bytes() == 8);
 }
+
+TEST_CASE("lock fairness threshold: a unit yields the lock after N local grants", "[se][lock][fairness]") {
+    SeParams p = params_with(64);
+    p.lock_fairness_threshold = 2;
+    SeNetwork n(2, 4, p);
+    const uint64_t L = SeNetwork::var(1, 0); // Master SE 1
+    // Unit 0 takes the lock with four cores waiting; unit 1 asks meanwhile.
+    for (unsigned c = 0; c < 4; ++c) n.send(0, c, Opcode::lock_acquire_local, L);
+    n.run();
+    core_sends(n, 1, 0, Opcode::lock_acquire_local, L); // the lock is with SE 0: core 1.0 waits
+    n.run();
+    std::vector<unsigned> order; // who holds the lock, in turn
+    const auto holder = [&](unsigned u) {
+        for (unsigned c = 0; c < 4; ++c)
+            if (!n.take(u, c).empty()) return c;
+        return 99u;
+    };
+    unsigned h = holder(0);
+    REQUIRE(h != 99u);
+    core_sends(n, 0, h, Opcode::lock_release_local, L); // second grant inside unit 0
+    n.run();
+    h = holder(0);
+    REQUIRE(h != 99u);
+    core_sends(n, 0, h, Opcode::lock_release_local, L); // threshold reached: the lock leaves unit 0
+    n.run();
+    CHECK(holder(0) == 99u);                      // no third grant in unit 0...
+    CHECK(ops_of(n.take(1, 0)) == std::vector<Opcode>{Opcode::lock_grant_local}); // ...core 1.0 gets it
+    CHECK(n.count(Opcode::lock_acquire_global) == 2); // unit 0 queued again for its two waiters
+    core_sends(n, 1, 0, Opcode::lock_release_local, L);
+    n.run();
+    h = holder(0); // back to unit 0
+    REQUIRE(h != 99u);
+    core_sends(n, 0, h, Opcode::lock_release_local, L);
+    n.run();
+    h = holder(0);
+    REQUIRE(h != 99u);
+    core_sends(n, 0, h, Opcode::lock_release_local, L);
+    n.run();
+    CHECK(n.errors.empty());
+    CHECK(n.tables_empty());
+}
+
+TEST_CASE("lock fairness threshold off (paper default): the unit keeps the lock while its cores ask",
+          "[se][lock][fairness]") {
+    SeNetwork n(2, 4, params_with(64));
+    const uint64_t L = SeNetwork::var(1, 0);
+    for (unsigned c = 0; c < 4; ++c) n.send(0, c, Opcode::lock_acquire_local, L);
+    n.run();
+    core_sends(n, 1, 0, Opcode::lock_acquire_local, L);
+    n.run();
+    for (int i = 0; i < 4; ++i) {
+        unsigned h = 99;
+        for (unsigned c = 0; c < 4; ++c)
+            if (!n.take(0, c).empty()) h = c;
+        REQUIRE(h != 99u);
+        core_sends(n, 0, h, Opcode::lock_release_local, L);
+        n.run();
+        if (i < 3) CHECK(n.take(1, 0).empty()); // all four unit-0 cores first
+    }
+    CHECK(ops_of(n.take(1, 0)) == std::vector<Opcode>{Opcode::lock_grant_local});
+    CHECK(n.count(Opcode::lock_acquire_global) == 1);
+}

@@ -279,7 +279,9 @@ void run_scenarios(bool barriers) {
     for (const auto& [units, cores] : shapes)
         for (const auto& [st, counters] : tables)
             for (uint64_t seed = 1; seed <= 6; ++seed) {
-                Scenario sc{units, cores, se_params(st, counters), seed * 7919 + st, barriers};
+                SeParams sp = se_params(st, counters);
+                sp.lock_fairness_threshold = seed % 3; // off, 1 and 2 in turn
+                Scenario sc{units, cores, sp, seed * 7919 + st, barriers};
                 Checker ck(sc);
                 ck.run();
                 INFO("units=" << units << " cores=" << cores << " st=" << st << " counters=" << counters
