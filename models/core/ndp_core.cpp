@@ -1,5 +1,7 @@
 #include "models/core/ndp_core.h"
 
+#include "models/common/payload_fill.h"
+
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
@@ -23,19 +25,6 @@ const char* command_name(tlm::tlm_command cmd) {
     case tlm::TLM_WRITE_COMMAND: return "WRITE";
     default: return "IGNORE";
     }
-}
-
-void fill(tlm::tlm_generic_payload& t, tlm::tlm_command cmd, uint64_t addr, uint8_t* data,
-          unsigned len) {
-    t.set_command(cmd);
-    t.set_address(addr);
-    t.set_data_ptr(data);
-    t.set_data_length(len);
-    t.set_streaming_width(len);
-    t.set_byte_enable_ptr(nullptr);
-    t.set_byte_enable_length(0);
-    t.set_dmi_allowed(false);
-    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 }
 
 /// Drops the reference a component took on a payload it kept (AT).
@@ -129,7 +118,7 @@ void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned
         return;
     }
     tlm::tlm_generic_payload& t = m_lt_trans; // reused: no allocation per access
-    fill(t, cmd, addr, data, len);
+    fill_payload(t, cmd, addr, data, len);
     sc_core::sc_time delay = m_qk.get_local_time();
     const sc_core::sc_time begin = sc_core::sc_time_stamp() + delay;
     bus->b_transport(t, delay);
@@ -145,7 +134,7 @@ void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned
 
 void NdpCore::debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
     tlm::tlm_generic_payload& t = m_lt_trans;
-    fill(t, cmd, addr, data, len);
+    fill_payload(t, cmd, addr, data, len);
     const unsigned n = bus->transport_dbg(t);
     if (n < len)
         SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": debug " + command_name(cmd) +
@@ -228,7 +217,7 @@ bool NdpCore::send(Opcode op, uint64_t var, uint64_t info, bool sync) {
     ext.sent = sc_core::sc_time_stamp() + m_qk.get_local_time();
 
     tlm::tlm_generic_payload& t = m_lt_trans;
-    fill(t, tlm::TLM_WRITE_COMMAND, m_map.se_address(m_unit), data.data(), kWireBytes);
+    fill_payload(t, tlm::TLM_WRITE_COMMAND, m_map.se_address(m_unit), data.data(), kWireBytes);
     t.set_extension(&ext);
     sc_core::sc_time delay = m_qk.get_local_time();
     bus->b_transport(t, delay);
@@ -410,7 +399,7 @@ void NdpCore::at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsig
     // with lines > PayloadPool::kMaxBytes) uses the core's buffer, which stays
     // untouched until the response because the core waits for it.
     uint8_t* buf = len <= PayloadPool::kMaxBytes ? t.get_data_ptr() : data;
-    fill(t, cmd, addr, buf, len);
+    fill_payload(t, cmd, addr, buf, len);
     if (cmd == tlm::TLM_WRITE_COMMAND && buf != data) std::memcpy(buf, data, len);
     m_mem_trans = &t;
     m_mem_done = false;
@@ -450,7 +439,7 @@ bool NdpCore::at_send(const Message& m, const uint8_t* wire, bool sync) {
     ext.src = Endpoint::core(m_unit, m_local_id);
     ext.sent = sc_core::sc_time_stamp();
     std::memcpy(t.get_data_ptr(), wire, kWireBytes);
-    fill(t, tlm::TLM_WRITE_COMMAND, m_map.se_address(m_unit), t.get_data_ptr(), kWireBytes);
+    fill_payload(t, tlm::TLM_WRITE_COMMAND, m_map.se_address(m_unit), t.get_data_ptr(), kWireBytes);
     if (sync) {
         m_sync_trans = &t;
         m_sync_failed = false;

@@ -1,5 +1,7 @@
 #include "models/se/se_module.h"
 
+#include "models/common/payload_fill.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -247,14 +249,8 @@ void SeModule::fill_message(tlm::tlm_generic_payload& t, const Outgoing& o, uint
     std::array<uint8_t, kWireBytes> bytes{};
     if (m_wire_ok && fits(o.msg, m_layout)) bytes = pack(o.msg, m_layout);
     std::copy(bytes.begin(), bytes.end(), data);
-    t.set_command(tlm::TLM_WRITE_COMMAND);
-    t.set_address(to_core ? m_map.mailbox_address(m_unit, o.id) : m_map.se_address(o.id));
-    t.set_data_ptr(data);
-    t.set_data_length(kWireBytes);
-    t.set_streaming_width(kWireBytes);
-    t.set_byte_enable_ptr(nullptr);
-    t.set_dmi_allowed(false);
-    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    fill_payload(t, tlm::TLM_WRITE_COMMAND, to_core ? m_map.mailbox_address(m_unit, o.id) : m_map.se_address(o.id),
+                 data, kWireBytes);
 }
 
 void SeModule::report_delivery_error(const tlm::tlm_generic_payload& t) const {
@@ -306,14 +302,7 @@ void SeModule::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, un
     // one has completed (the SPU waits for memory), the first one after the
     // SPU's decode and ST cycles.
     tlm::tlm_generic_payload& trans = m_timing == Timing::at ? m_pool.acquire() : m_lt_trans;
-    trans.set_command(cmd);
-    trans.set_address(addr);
-    trans.set_data_ptr(data);
-    trans.set_data_length(len);
-    trans.set_streaming_width(len);
-    trans.set_byte_enable_ptr(nullptr);
-    trans.set_dmi_allowed(false);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    fill_payload(trans, cmd, addr, data, len);
     if (m_timing == Timing::lt) {
         sc_time d = (m_msg_start - sc_core::sc_time_stamp()) + m_mem_delay + m_cycle * m_params.cycles_per_message;
         const sc_time before = d;

@@ -5,6 +5,8 @@
 // because a REQUIRE thrown inside a SystemC process becomes an sc_report.
 #include <catch2/catch.hpp>
 
+#include "testbenches/tests/core_table2_check.h"
+
 #include <cstring>
 #include <deque>
 #include <optional>
@@ -553,26 +555,9 @@ TEST_CASE("core: cond_wait waits for the signal, then re-acquires the lock", "[c
 
 TEST_CASE("core: barrier, semaphore and condvar calls carry their opcode and info", "[core][sync]") {
     Bench b;
-    b.core.set_program([&](CoreApi& c) {
-        c.barrier_wait_within_unit(0x6000, 15);
-        c.barrier_wait_across_units(0x6040, 60);
-        c.sem_wait(0x6080, 3);
-        c.sem_post(0x6080);
-        c.cond_signal(0x60c0);
-        c.cond_broadcast(0x60c0);
-    });
+    b.core.set_program(syncron::test::table2_program);
     sc_core::sc_start();
-    REQUIRE(b.se.received.size() == 6);
-    const auto& r = b.se.received;
-    CHECK(r[0].msg.op == Opcode::barrier_wait_local_within_unit);
-    CHECK(r[0].msg.info == 15);
-    CHECK(r[1].msg.op == Opcode::barrier_wait_local_across_units);
-    CHECK(r[1].msg.info == 60);
-    CHECK(r[2].msg.op == Opcode::sem_wait_local);
-    CHECK(r[2].msg.info == 3);
-    CHECK(r[3].msg.op == Opcode::sem_post_local);
-    CHECK(r[4].msg.op == Opcode::cond_signal_local);
-    CHECK(r[5].msg.op == Opcode::cond_broad_local);
+    syncron::test::check_table2_requests(b.se.received);
     REQUIRE(b.se.sent.size() == 3);
     CHECK(b.se.sent[0].msg.op == Opcode::barrier_depart_local);
     CHECK(b.se.sent[1].msg.op == Opcode::barrier_depart_local);

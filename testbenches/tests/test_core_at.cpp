@@ -7,6 +7,8 @@
 // assertions run after sc_start.
 #include <catch2/catch.hpp>
 
+#include "testbenches/tests/core_table2_check.h"
+
 #include <cstring>
 #include <deque>
 #include <map>
@@ -793,26 +795,10 @@ TEST_CASE("core at: cond_wait waits for the grant, then re-acquires the lock", "
 
 TEST_CASE("core at: every Table 2 call carries its opcode and info", "[core][at][sync]") {
     Bench b;
-    b.core.set_program([&](CoreApi& c) {
-        c.barrier_wait_within_unit(0x6000, 15);
-        c.barrier_wait_across_units(0x6040, 60);
-        c.sem_wait(0x6080, 3);
-        c.sem_post(0x6080);
-        c.cond_signal(0x60c0);
-        c.cond_broadcast(0x60c0);
-    });
+    b.core.set_program(syncron::test::table2_program);
     sc_core::sc_start();
-    REQUIRE(b.se.received.size() == 6);
+    syncron::test::check_table2_requests(b.se.received);
     const auto& r = b.se.received;
-    CHECK(r[0].msg.op == Opcode::barrier_wait_local_within_unit);
-    CHECK(r[0].msg.info == 15);
-    CHECK(r[1].msg.op == Opcode::barrier_wait_local_across_units);
-    CHECK(r[1].msg.info == 60);
-    CHECK(r[2].msg.op == Opcode::sem_wait_local);
-    CHECK(r[2].msg.info == 3);
-    CHECK(r[3].msg.op == Opcode::sem_post_local);
-    CHECK(r[4].msg.op == Opcode::cond_signal_local);
-    CHECK(r[5].msg.op == Opcode::cond_broad_local);
     CHECK(r[5].arrival == ns(300));
     REQUIRE(b.se.sent.size() == 3);
     CHECK(b.se.sent[2].msg.op == Opcode::sem_grant_local);
