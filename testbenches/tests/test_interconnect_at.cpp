@@ -31,6 +31,7 @@
 #include "models/interconnect/link.h"
 #include "models/interconnect/router.h"
 #include "models/memory/backing_store.h"
+#include "testbenches/tests/at_script_initiator.h"
 #include "testbenches/tests/tlm_test_helpers.h"
 
 using namespace syncron;
@@ -56,112 +57,7 @@ struct QuietChecker : ProtocolChecker {
     }
 };
 
-/// 4-phase AT initiator with pooled payloads. issue() sends BEGIN_REQ (with an
-/// optional timing annotation) and returns once END_REQ has come, so
-/// back-pressure shows as a late END_REQ; any number of requests may be in
-/// flight (pipelining). BEGIN_RESP is answered with TLM_COMPLETED.
-class AtInitiator : public sc_core::sc_module {
-public:
-    struct Txn {
-        tlm::tlm_command cmd;
-        uint64_t addr;
-        unsigned len;
-        sc_time begin_req, end_req, begin_resp;
-        tlm::tlm_response_status status = tlm::TLM_INCOMPLETE_RESPONSE;
-        std::vector<uint8_t> data; ///< read data at BEGIN_RESP
-        bool accepted = false;
-        bool done = false;
-        sc_time latency() const { return begin_resp - begin_req; }
-    };
-    using Script = std::function<void(AtInitiator&)>;
-
-    tlm_utils::simple_initiator_socket<AtInitiator> socket;
-    PayloadPool pool;
-    std::deque<Txn> txns;
-
-    SC_HAS_PROCESS(AtInitiator);
-    AtInitiator(const sc_core::sc_module_name& n, Script script)
-        : sc_module(n), socket("socket"), m_script(std::move(script)) {
-        socket.register_nb_transport_bw(this, &AtInitiator::nb_transport_bw);
-        SC_THREAD(run);
-    }
-
-    size_t issue(tlm::tlm_command cmd, uint64_t addr, std::vector<uint8_t> data, sc_time delay = SC_ZERO_TIME) {
-        while (m_req_open) sc_core::wait(m_end_req);
-        tlm::tlm_generic_payload& t = pool.acquire();
-        const unsigned len = static_cast<unsigned>(data.size());
-        if (len > PayloadPool::kMaxBytes) SC_REPORT_FATAL(name(), "AtInitiator: more data than a pooled payload holds");
-        t.set_command(cmd);
-        t.set_address(addr);
-        t.set_data_length(len);
-        t.set_streaming_width(len);
-        if (cmd == tlm::TLM_WRITE_COMMAND) std::memcpy(t.get_data_ptr(), data.data(), len);
-        const size_t id = txns.size();
-        txns.push_back(Txn{cmd, addr, len, sc_core::sc_time_stamp() + delay, {}, {}, tlm::TLM_INCOMPLETE_RESPONSE, {}});
-        m_ids[&t] = id;
-        m_req_open = true;
-        tlm::tlm_phase ph = tlm::BEGIN_REQ;
-        sc_time d = delay;
-        const tlm::tlm_sync_enum s = socket->nb_transport_fw(t, ph, d);
-        if (s == tlm::TLM_UPDATED) nb_transport_bw(t, ph, d); // same handling as on the backward path
-        while (!txns[id].accepted) sc_core::wait(m_end_req);
-        return id;
-    }
-    size_t read(uint64_t addr, unsigned len = 64, sc_time delay = SC_ZERO_TIME) {
-        return issue(tlm::TLM_READ_COMMAND, addr, std::vector<uint8_t>(len), delay);
-    }
-    size_t write(uint64_t addr, std::vector<uint8_t> data, sc_time delay = SC_ZERO_TIME) {
-        return issue(tlm::TLM_WRITE_COMMAND, addr, std::move(data), delay);
-    }
-    void wait_done(size_t id) {
-        while (!txns[id].done) sc_core::wait(m_resp);
-    }
-    void wait_all() {
-        for (size_t i = 0; i < txns.size(); ++i) wait_done(i);
-    }
-
-    bool done() const { return m_done; }
-    /// Requests whose END_REQ came strictly before `t`.
-    size_t accepted_before(const sc_time& t) const {
-        return static_cast<size_t>(
-            std::count_if(txns.begin(), txns.end(), [&](const Txn& x) { return x.accepted && x.end_req < t; }));
-    }
-
-private:
-    void run() {
-        m_script(*this);
-        wait_all();
-        m_done = true;
-    }
-
-    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_time& d) {
-        Txn& x = txns.at(m_ids.at(&t));
-        const sc_time at = sc_core::sc_time_stamp() + d;
-        if (ph == tlm::END_REQ || (ph == tlm::BEGIN_RESP && !x.accepted)) {
-            x.end_req = at;
-            x.accepted = true;
-            m_req_open = false;
-            m_end_req.notify(d);
-        }
-        if (ph == tlm::BEGIN_RESP) {
-            x.begin_resp = at;
-            x.status = t.get_response_status();
-            if (t.is_read()) x.data.assign(t.get_data_ptr(), t.get_data_ptr() + t.get_data_length());
-            x.done = true;
-            m_ids.erase(&t);
-            t.release();
-            m_resp.notify(d);
-            return tlm::TLM_COMPLETED;
-        }
-        return tlm::TLM_ACCEPTED;
-    }
-
-    Script m_script;
-    std::unordered_map<const tlm::tlm_generic_payload*, size_t> m_ids;
-    bool m_req_open = false;
-    sc_core::sc_event m_end_req, m_resp;
-    bool m_done = false;
-};
+using AtInitiator = syncron::test::AtScriptInitiator;
 
 struct AtTargetConfig {
     sc_time latency = SC_ZERO_TIME;         ///< END_REQ to BEGIN_RESP
