@@ -47,6 +47,10 @@ struct MemoryParams {
     double t_burst_ns = 6.4;           ///< 64 B at the HMC 2.1 vault bandwidth of 10 GB/s
     std::string page_policy = "closed"; ///< AT row policy: "closed" (HMC) or "open"
     unsigned queue_depth = 32;         ///< AT request queue per vault (FR-FCFS window)
+    /// Atomic unit of the vault controller (remote_atomics): the modify step
+    /// of a read-modify-write, between reading and writing the open row.
+    /// One cycle of the HMC 2.1 vault clock (1250 MHz).
+    double t_alu_ns = 0.8;
 };
 
 /// Crossbar joining the cores, SE, vaults and link ports of one unit.
@@ -65,6 +69,41 @@ struct LinkParams {
     unsigned queue_depth = 8;          ///< AT: transfers buffered per direction before back-pressure
 };
 
+/// Software synchronization servers: the server cores of Central and Hier and
+/// the fallback servers of the MiSAR-style schemes (docs/schemes.md).
+struct ServerParams {
+    /// Instructions the server core executes per message it handles (poll and
+    /// pop the mailbox, decode, look the variable up, update its waiting list,
+    /// compose and send the reply): the counted listing in docs/schemes.md.
+    unsigned instructions_per_request = 40;
+    /// Entries of the server's software table (64 B each, in its unit's
+    /// memory); beyond it the server keeps variables in their syncronVar.
+    unsigned table_entries = 4096;
+    /// Whether the table goes through the server core's L1: off for the one
+    /// system-wide server (central, syncron_central_ovrfl), on for the
+    /// per-unit servers (hier, syncron_distrib_ovrfl).
+    bool central_cached = false;
+    bool per_unit_cached = true;
+};
+
+/// Remote atomics: spin-waiting on read-modify-write units in the vault
+/// controllers (scheme remote_atomics).
+struct AtomicsParams {
+    /// Exponential back-off after a failed attempt, in instructions: it starts
+    /// at backoff_min, doubles per failure up to backoff_max, plus a seeded
+    /// random jitter below the current back-off.
+    unsigned backoff_min = 16;
+    unsigned backoff_max = 1024;
+};
+
+/// The MiSAR-style overflow schemes (syncron_central_ovrfl, syncron_distrib_ovrfl).
+struct MisarParams {
+    /// Instructions a core waits before re-sending a request the Master SE
+    /// answered with a retry (the variable is busy in hardware while the
+    /// core's own SE has no ST entry for it).
+    unsigned retry_backoff = 100;
+};
+
 /// Run-time checking.
 struct CheckParams {
     bool protocol = false;             ///< insert TLM-2.0 base-protocol checkers on AT bindings
@@ -75,6 +114,8 @@ struct PlatformParams {
     unsigned cores_per_unit = 16;      ///< hardware cores (incl. the server core of Central/Hier)
     unsigned client_cores = 60;        ///< cores running the workload, spread evenly over units
     Timing timing = Timing::lt;
+    /// syncron | flat | central | hier | ideal | remote_atomics |
+    /// syncron_central_ovrfl | syncron_distrib_ovrfl (docs/schemes.md)
     std::string scheme = "syncron";
 };
 
@@ -99,6 +140,9 @@ struct SimParams {
     LinkParams link;
     WorkloadParams workload;
     CheckParams check;
+    ServerParams server;
+    AtomicsParams atomics;
+    MisarParams misar;
 };
 
 } // namespace syncron

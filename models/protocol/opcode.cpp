@@ -19,8 +19,10 @@ constexpr std::array<std::string_view, kOpcodeCount> kNames = {
     "cond_broad_global", "cond_broad_local", "cond_broad_overflow",
     "cond_grant_global", "cond_grant_local", "cond_grant_overflow",
     "decrease_indexing_counter",
+    "abort_local", "abort_global", "abort_overflow",
 };
-static_assert(static_cast<unsigned>(Opcode::decrease_indexing_counter) + 1 == kOpcodeCount);
+static_assert(static_cast<unsigned>(Opcode::decrease_indexing_counter) + 1 == kPaperOpcodeCount);
+static_assert(static_cast<unsigned>(Opcode::abort_overflow) + 1 == kOpcodeCount);
 
 unsigned idx(Opcode op) { return static_cast<unsigned>(op); }
 } // namespace
@@ -99,6 +101,17 @@ bool is_core_request(Opcode op) {
 
 bool is_sync_request(Opcode op) {
     return is_core_request(op) && is_acquire_type(op);
+}
+
+Opcode grant_of(Opcode request) {
+    switch (request) {
+    case Opcode::lock_acquire_local: return Opcode::lock_grant_local;
+    case Opcode::barrier_wait_local_within_unit:
+    case Opcode::barrier_wait_local_across_units: return Opcode::barrier_depart_local;
+    case Opcode::sem_wait_local: return Opcode::sem_grant_local;
+    case Opcode::cond_wait_local: return Opcode::cond_grant_local;
+    default: return request;
+    }
 }
 
 } // namespace syncron

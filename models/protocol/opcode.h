@@ -1,5 +1,6 @@
 #pragma once
-// The 38 SynCron message opcodes of paper Table 3.
+// The 38 SynCron message opcodes of paper Table 3, plus the three abort
+// messages of the MiSAR-style comparison schemes (docs/schemes.md).
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -26,9 +27,17 @@ enum class Opcode : uint8_t {
     cond_grant_global, cond_grant_local, cond_grant_overflow,
     // other
     decrease_indexing_counter,
+    // Model extension (not in Table 3): the non-integrated, MiSAR-style
+    // overflow of syncron_central_ovrfl / syncron_distrib_ovrfl. An SE tells a
+    // core (local), a Master SE tells an SE (global), or a Master SE tells an
+    // SE about one of its cores (overflow) that a request was aborted.
+    // MessageInfo: see abort_info() below.
+    abort_local, abort_global, abort_overflow,
 };
 
-inline constexpr unsigned kOpcodeCount = 38;
+/// Opcodes of paper Table 3 (raw values 0..37).
+inline constexpr unsigned kPaperOpcodeCount = 38;
+inline constexpr unsigned kOpcodeCount = 41;
 
 enum class Primitive : uint8_t { lock, barrier, semaphore, condvar, other };
 /// Which hop a message travels: core<->own SE, SE<->Master SE, overflowed SE<->Master SE.
@@ -57,6 +66,7 @@ inline constexpr Level kOpcodeLevels[kOpcodeCount] = {
     Level::global, Level::local, Level::overflow,   // cond_broad_*
     Level::global, Level::local, Level::overflow,   // cond_grant_*
     Level::other,                                   // decrease_indexing_counter
+    Level::local, Level::global, Level::overflow,   // abort_*
 };
 inline Level level_of(Opcode op) {
     const unsigned i = static_cast<unsigned>(op);
@@ -70,5 +80,24 @@ bool is_acquire_type(Opcode op);
 bool is_core_request(Opcode op);
 /// Requests for which the core waits for an ACK (req_sync).
 bool is_sync_request(Opcode op);
+
+/// The ACK a core waits for after a req_sync request (lock_acquire_local ->
+/// lock_grant_local, barrier waits -> barrier_depart_local, ...); the
+/// opcode itself for anything else.
+Opcode grant_of(Opcode request);
+
+/// MessageInfo of an abort_* message: the aborted request's opcode in bits
+/// 0..7 and two flags.
+namespace abort_info {
+/// The Master SE keeps the variable in hardware (an ST entry exists) but the
+/// requester's SE could not buffer it: retry the request through the SE after
+/// a back-off instead of using the software fallback. Not counted.
+inline constexpr uint64_t kRetry = 1u << 8;
+/// cond_wait only: the SE had already released the associated lock for the
+/// core before the abort; the core must re-acquire it.
+inline constexpr uint64_t kLockReleased = 1u << 9;
+inline uint64_t make(Opcode aborted, uint64_t flags = 0) { return static_cast<uint8_t>(aborted) | flags; }
+inline Opcode aborted(uint64_t info) { return static_cast<Opcode>(info & 0xffu); }
+} // namespace abort_info
 
 } // namespace syncron

@@ -60,7 +60,7 @@ std::string layout_text(const WireLayout& l) {
 std::string wire_problem(const Message& m, const WireLayout& layout) {
     if (!layout_fits_wire(layout)) return layout_text(layout);
     const unsigned raw = static_cast<unsigned>(m.op);
-    if (raw >= kOpcodeCount) return "opcode " + std::to_string(raw) + " is not one of the 38 opcodes";
+    if (raw >= kOpcodeCount) return "opcode " + std::to_string(raw) + " is not one of the " + std::to_string(kOpcodeCount) + " opcodes";
     const Level level = level_of(m.op);
     if (split_core_id(m.op)) {
         if (!fits_bits(m.core, layout.core_bits))

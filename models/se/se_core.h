@@ -27,11 +27,15 @@ public:
     virtual void write(uint64_t addr, const uint8_t* data, unsigned len) = 0;
 };
 
-/// A message the SE emits: to a core of its own unit or to another SE.
+/// A message the SE emits: to a core, to another SE, or (OverflowPolicy::abort)
+/// to a software fallback server core.
 struct Outgoing {
-    enum class Dest : uint8_t { core, se };
+    enum class Dest : uint8_t { core, se, server };
     Dest dest;
-    uint16_t id; ///< local core ID or SE global ID
+    /// core: local core ID of this unit (flat organization: the core's flat
+    /// index, any unit); se: SE global ID; server: unit of the server core
+    /// (its local ID is SeTopology::server_core(unit)).
+    uint16_t id;
     Message msg;
 };
 

@@ -149,6 +149,7 @@ const std::vector<Field>& fields() {
         SYNCRON_FIELD(memory, t_burst_ns),
         SYNCRON_FIELD(memory, page_policy),
         SYNCRON_FIELD(memory, queue_depth),
+        SYNCRON_FIELD(memory, t_alu_ns),
         SYNCRON_FIELD(xbar, clock_ghz),
         SYNCRON_FIELD(xbar, arbiter_cycles),
         SYNCRON_FIELD(xbar, hop_cycles),
@@ -164,6 +165,13 @@ const std::vector<Field>& fields() {
         SYNCRON_FIELD(workload, variables),
         SYNCRON_FIELD(workload, memory_check),
         SYNCRON_FIELD(check, protocol),
+        SYNCRON_FIELD(server, instructions_per_request),
+        SYNCRON_FIELD(server, table_entries),
+        SYNCRON_FIELD(server, central_cached),
+        SYNCRON_FIELD(server, per_unit_cached),
+        SYNCRON_FIELD(atomics, backoff_min),
+        SYNCRON_FIELD(atomics, backoff_max),
+        SYNCRON_FIELD(misar, retry_backoff),
     };
     return table;
 }
@@ -171,8 +179,9 @@ const std::vector<Field>& fields() {
 #undef SYNCRON_FIELD
 
 const std::vector<std::string>& sections() {
-    static const std::vector<std::string> names = {"platform", "se",   "core",     "memory",
-                                                   "xbar",     "link", "workload", "check"};
+    static const std::vector<std::string> names = {"platform", "se",    "core",    "memory", "xbar",
+                                                   "link",     "workload", "check", "server", "atomics",
+                                                   "misar"};
     return names;
 }
 
@@ -392,6 +401,7 @@ void validate(const SimParams& p) {
     require_non_negative(mem.t_cl_ns, "memory.t_cl_ns");
     require_non_negative(mem.t_rp_ns, "memory.t_rp_ns");
     require_non_negative(mem.t_burst_ns, "memory.t_burst_ns");
+    require_non_negative(mem.t_alu_ns, "memory.t_alu_ns");
 
     const auto& xbar = p.xbar;
     require_positive(xbar.clock_ghz, "xbar.clock_ghz");

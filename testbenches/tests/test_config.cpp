@@ -64,12 +64,16 @@ TEST_CASE("config: defaults round-trip through JSON", "[config]") {
     const json j = to_json(defaults);
     CHECK(to_json(from_json(j)) == j);
     // Every section and field is written.
-    for (const char* s : {"platform", "se", "core", "memory", "xbar", "link", "workload", "check"})
+    for (const char* s : {"platform", "se", "core", "memory", "xbar", "link", "workload", "check", "server",
+                          "atomics", "misar"})
         CHECK(j.contains(s));
     CHECK(j["platform"].size() == 5);
     CHECK(j["se"].size() == 8);
     CHECK(j["core"].size() == 6);
-    CHECK(j["memory"].size() == 12);
+    CHECK(j["memory"].size() == 13);
+    CHECK(j["server"].size() == 4);
+    CHECK(j["atomics"].size() == 2);
+    CHECK(j["misar"].size() == 1);
     CHECK(j["xbar"].size() == 5);
     CHECK(j["link"].size() == 3);
     CHECK(j["workload"].size() == 6);

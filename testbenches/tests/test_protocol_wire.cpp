@@ -154,7 +154,7 @@ TEST_CASE("wire: unknown opcodes are rejected on unpack", "[protocol][wire]") {
     CHECK_THROWS_WITH(unpack(bytes, layout), Catch::Contains("unknown opcode 45"));
 
     // An out-of-range enum value cannot be packed either.
-    m.op = static_cast<Opcode>(40);
+    m.op = static_cast<Opcode>(kOpcodeCount);
     CHECK_FALSE(fits(m, layout));
     CHECK_THROWS_WITH(pack(m, layout), Catch::Contains("opcode"));
 }
@@ -230,7 +230,7 @@ TEST_CASE("wire: layout_for computes minimal widths", "[protocol][wire]") {
     CHECK_THROWS_AS(layout_for(4, 0), std::invalid_argument);
 }
 
-TEST_CASE("opcode: 38 distinct names that parse back", "[protocol][opcode]") {
+TEST_CASE("opcode: 41 distinct names (Table 3 and the 3 aborts) that parse back", "[protocol][opcode]") {
     std::set<std::string> names;
     for (unsigned i = 0; i < kOpcodeCount; ++i) {
         const Opcode op = op_at(i);
@@ -245,6 +245,10 @@ TEST_CASE("opcode: 38 distinct names that parse back", "[protocol][opcode]") {
         CHECK(*opcode_from_raw(i) == op);
     }
     CHECK(names.size() == kOpcodeCount);
+    CHECK(kOpcodeCount == 41);
+    CHECK(kPaperOpcodeCount == 38);
+    CHECK(static_cast<unsigned>(Opcode::decrease_indexing_counter) == 37); // Table 3 keeps its raw values
+    CHECK(to_string(Opcode::abort_local) == "abort_local");
     CHECK_FALSE(opcode_from_string("lock_acquire").has_value());
     CHECK_FALSE(opcode_from_raw(kOpcodeCount).has_value());
 }
@@ -271,7 +275,14 @@ TEST_CASE("opcode: primitive and level of representative opcodes", "[protocol][o
     CHECK(level_of(Opcode::cond_signal_overflow) == Level::overflow);
     CHECK(level_of(Opcode::decrease_indexing_counter) == Level::other);
 
-    // 13 local (barrier has two waits), 12 global, 12 overflow, 1 other.
+    CHECK(level_of(Opcode::abort_local) == Level::local);
+    CHECK(level_of(Opcode::abort_global) == Level::global);
+    CHECK(level_of(Opcode::abort_overflow) == Level::overflow);
+    CHECK(primitive_of(Opcode::abort_local) == Primitive::other);
+    CHECK_FALSE(is_core_request(Opcode::abort_local));
+
+    // Table 3: 13 local (barrier has two waits), 12 global, 12 overflow, 1
+    // other; plus one abort of each level.
     unsigned local = 0, global = 0, over = 0;
     for (unsigned i = 0; i < kOpcodeCount; ++i) {
         const Level l = level_of(op_at(i));
@@ -279,9 +290,9 @@ TEST_CASE("opcode: primitive and level of representative opcodes", "[protocol][o
         global += l == Level::global;
         over += l == Level::overflow;
     }
-    CHECK(local == 13);
-    CHECK(global == 12);
-    CHECK(over == 12);
+    CHECK(local == 14);
+    CHECK(global == 13);
+    CHECK(over == 13);
 }
 
 TEST_CASE("opcode: is_sync_request exactly for the acquire-type core requests", "[protocol][opcode]") {
