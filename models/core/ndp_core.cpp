@@ -8,6 +8,7 @@
 #include <string>
 
 #include "models/protocol/syncron_extension.h"
+#include "models/schemes/message_client.h"
 
 namespace syncron {
 namespace {
@@ -41,7 +42,9 @@ NdpCore::NdpCore(sc_core::sc_module_name name, unsigned unit, unsigned local_id,
       m_is_cacheable(std::move(is_cacheable)), m_l1(params), m_line_buf(m_l1.line_bytes()),
       m_layout(layout_for(address_map.units(), address_map.cores_per_unit())),
       m_wire_ok(layout_fits_wire(m_layout)), m_bus_peq("bus_peq", this, &NdpCore::bus_peq_cb),
-      m_mailbox_peq("mailbox_peq", this, &NdpCore::mailbox_peq_cb) {
+      m_mailbox_peq("mailbox_peq", this, &NdpCore::mailbox_peq_cb),
+      m_default_client(MessageClient::syncron(m_map)) {
+    m_client = m_default_client.get();
     if (!(params.clock_ghz > 0.0))
         throw std::invalid_argument(std::string(this->name()) + ": core clock_ghz must be > 0");
     m_cycle = sc_core::sc_time(1.0 / params.clock_ghz, sc_core::SC_NS);
@@ -112,16 +115,18 @@ bool NdpCore::check_access(uint64_t addr, unsigned size, const char* what) {
     return true;
 }
 
-void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
+void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, AtomicExtension* atomic) {
     if (m_timing == Timing::at) {
-        at_timed(cmd, addr, data, len);
+        at_timed(cmd, addr, data, len, atomic);
         return;
     }
     tlm::tlm_generic_payload& t = m_lt_trans; // reused: no allocation per access
     fill_payload(t, cmd, addr, data, len);
     sc_core::sc_time delay = m_qk.get_local_time();
     const sc_core::sc_time begin = sc_core::sc_time_stamp() + delay;
+    if (atomic) t.set_extension(atomic);
     bus->b_transport(t, delay);
+    if (atomic) t.clear_extension(atomic); // caller-owned
     m_qk.set(delay);
     if (m_trace) trace_memory(cmd, addr, len, begin, sc_core::sc_time_stamp() + delay, false);
     if (t.is_response_error())
@@ -199,32 +204,44 @@ void NdpCore::store(uint64_t addr, uint64_t value, unsigned size) {
 
 // ---------------------------------------------------------------- SynCron messages
 
-bool NdpCore::send(Opcode op, uint64_t var, uint64_t info, bool sync) {
+void NdpCore::set_sync_client(SyncClient* client) {
+    if (sc_core::sc_start_of_simulation_invoked()) {
+        SC_REPORT_ERROR(kMsgType,
+                        (std::string(name()) + ": set_sync_client must be called before sc_start").c_str());
+        return;
+    }
+    m_client = client ? client : m_default_client.get();
+}
+
+Message NdpCore::message(Opcode op, uint64_t var, uint64_t info) const {
     Message m;
     m.addr = var;
     m.op = op;
     m.core = static_cast<uint16_t>(m_local_id);
     m.se = static_cast<uint16_t>(m_unit);
     m.info = info;
+    return m;
+}
 
+bool NdpCore::send(uint64_t dest, const Message& m, bool sync) {
     // The extension is authoritative; the data bytes carry the 140-bit wire
     // form only when the platform's IDs fit it (zeros otherwise).
     std::array<uint8_t, kWireBytes> data{};
     if (m_wire_ok && fits(m, m_layout)) data = pack(m, m_layout);
-    if (m_timing == Timing::at) return at_send(m, data.data(), sync);
+    if (m_timing == Timing::at) return at_send(dest, m, data.data(), sync);
     SyncronExtension ext(m);
     ext.src = Endpoint::core(m_unit, m_local_id);
-    ext.sent = sc_core::sc_time_stamp() + m_qk.get_local_time();
+    ext.sent = local_time();
 
     tlm::tlm_generic_payload& t = m_lt_trans;
-    fill_payload(t, tlm::TLM_WRITE_COMMAND, m_map.se_address(m_unit), data.data(), kWireBytes);
+    fill_payload(t, tlm::TLM_WRITE_COMMAND, dest, data.data(), kWireBytes);
     t.set_extension(&ext);
     sc_core::sc_time delay = m_qk.get_local_time();
     bus->b_transport(t, delay);
     t.clear_extension(&ext); // stack-owned: the payload must not delete it
     m_qk.set(delay);
     ++m_stats.instructions;
-    ++m_stats.messages_sent[static_cast<unsigned>(op)];
+    ++m_stats.messages_sent[static_cast<unsigned>(m.op)];
     if (!t.is_response_error()) return true;
     report_send_error(m, t);
     return false;
@@ -232,31 +249,42 @@ bool NdpCore::send(Opcode op, uint64_t var, uint64_t info, bool sync) {
 
 void NdpCore::report_send_error(const Message& m, const tlm::tlm_generic_payload& t) {
     SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": sending " + std::string(to_string(m.op)) +
-                               " for " + hex(m.addr) + " to SE " + std::to_string(m_unit) +
+                               " for " + hex(m.addr) + " to " + hex(t.get_address()) +
                                " failed: " + t.get_response_string())
                                   .c_str());
 }
 
-void NdpCore::request_sync(Opcode op, uint64_t var, uint64_t info, Opcode reply) {
+bool NdpCore::post(uint64_t dest, const Message& m) {
+    const bool ok = send(dest, m, false);
+    keep_time();
+    return ok;
+}
+
+void NdpCore::expect(uint64_t var, Opcode reply, Opcode alt) {
+    // Armed before sending: a target may answer from inside b_transport (LT)
+    // or before the request phase has ended (AT).
+    m_reply.reset();
+    m_expected = Expected{reply, alt, var};
+}
+
+std::optional<Message> NdpCore::exchange(uint64_t dest, const Message& m, Opcode reply, Opcode alt) {
     // AT: reach the core's own time first, so the expectation is armed only
     // from the moment the request is issued.
     if (m_timing == Timing::at) catch_up();
-    const sc_core::sc_time issued = sc_core::sc_time_stamp() + m_qk.get_local_time();
-    set_state(CoreState::waiting_sync, to_string(op).data(), var);
-    // Armed before sending: an SE may answer from inside b_transport (LT) or
-    // before the request phase has ended (AT).
-    m_reply.reset();
-    m_expected = Expected{reply, var};
-    if (!send(op, var, info, true)) {
+    const sc_core::sc_time issued = local_time();
+    expect(m.addr, reply, alt);
+    if (!send(dest, m, true)) {
         // No ACK will come for a rejected request; go on rather than hang.
         m_expected.reset();
         m_sync_trans = nullptr;
         m_sync_failed = false;
-        m_state = CoreState::computing;
         keep_time();
-        return;
+        return std::nullopt;
     }
+    return await_reply(issued);
+}
 
+std::optional<Message> NdpCore::await_reply(const sc_core::sc_time& issued) {
     // req_sync commits only on the ACK: catch up with simulated time, then
     // wait. In AT an error response to the request ends the wait too.
     if (m_timing == Timing::lt) m_qk.sync();
@@ -266,24 +294,74 @@ void NdpCore::request_sync(Opcode op, uint64_t var, uint64_t info, Opcode reply)
         m_expected.reset();
         m_sync_trans = nullptr;
         m_sync_failed = false;
-        m_state = CoreState::computing;
-        return;
+        return std::nullopt;
     }
     if (m_reply_time > sc_core::sc_time_stamp()) sc_core::wait(m_reply_time - sc_core::sc_time_stamp());
     m_qk.reset();
+    const Message reply = *m_reply;
     m_reply.reset();
     m_expected.reset();
     m_sync_trans = nullptr; // its BEGIN_RESP may still come: then it is an ordinary message response
     m_sync_failed = false;
     m_reply_event.cancel(); // a reply that beat the sync must not wake the next wait
-
     m_stats.ack_wait_time += sc_core::sc_time_stamp() - issued;
-    set_state(CoreState::computing, "compute", 0);
+    return reply;
 }
 
-void NdpCore::request_async(Opcode op, uint64_t var) {
-    set_state(CoreState::memory, to_string(op).data(), var);
-    send(op, var, 0, false);
+void NdpCore::deliver(const Message& m, const sc_core::sc_time& at, const Endpoint& src) {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    accept(m, at > now ? at : now, src, at > now ? at : now);
+}
+
+Message NdpCore::receive() {
+    if (m_timing == Timing::lt) m_qk.sync();
+    else catch_up();
+    for (;;) {
+        while (m_inbox.empty()) sc_core::wait(m_inbox_event);
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        // Later arrivals are stamped now or later, so the head is final once
+        // its time has come.
+        if (m_inbox.front().time > now) {
+            sc_core::wait(m_inbox.front().time - now, m_inbox_event);
+            continue;
+        }
+        const Message m = m_inbox.front().msg;
+        m_inbox.pop_front();
+        return m;
+    }
+}
+
+uint64_t NdpCore::atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t compare, unsigned size) {
+    if (size != 4 && size != 8) {
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": atomic " + to_string(op) + " of size " +
+                                   std::to_string(size) + " at " + hex(addr) + ": only 4 and 8 bytes")
+                                      .c_str());
+        return 0;
+    }
+    if (addr % size) {
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": atomic " + to_string(op) + " at " + hex(addr) +
+                                   " is not aligned to its " + std::to_string(size) + " bytes")
+                                      .c_str());
+        return 0;
+    }
+    set_state(CoreState::memory, to_string(op), addr);
+    ++m_stats.instructions;
+    ++m_stats.atomics[static_cast<unsigned>(op)];
+    uint8_t buf[8] = {};
+    for (unsigned i = 0; i < size; ++i) buf[i] = static_cast<uint8_t>(operand >> (8 * i));
+    AtomicExtension ext(op, compare);
+    timed(tlm::TLM_WRITE_COMMAND, addr, buf, size, &ext);
+    uint64_t old = 0;
+    for (unsigned i = 0; i < size; ++i) old |= uint64_t(buf[i]) << (8 * i);
+    const uint64_t mask = size == 8 ? ~0ull : (1ull << (8 * size)) - 1;
+    if (op == AtomicOp::cas && (old & mask) != (compare & mask)) ++m_stats.cas_failures;
+    set_state(CoreState::computing, "compute", 0);
+    return old;
+}
+
+void NdpCore::table2(Opcode op, uint64_t var, uint64_t info) {
+    set_state(is_sync_request(op) ? CoreState::waiting_sync : CoreState::memory, to_string(op).data(), var);
+    m_client->request(*this, op, var, info);
     keep_time();
     set_state(CoreState::computing, "compute", 0);
 }
@@ -326,8 +404,26 @@ tlm::tlm_response_status NdpCore::take_reply(const tlm::tlm_generic_payload& tra
     const SyncronExtension* ext = trans.get_extension<SyncronExtension>();
     if (!ext) return tlm::TLM_GENERIC_ERROR_RESPONSE;
     if (trans.get_command() != tlm::TLM_WRITE_COMMAND) return tlm::TLM_COMMAND_ERROR_RESPONSE;
-    const Message& m = ext->msg;
-    if (!m_expected || m_expected->op != m.op || m_expected->addr != m.addr) {
+    const sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
+    return accept(ext->msg, arrival, ext->src, ext->sent);
+}
+
+tlm::tlm_response_status NdpCore::accept(const Message& m, const sc_core::sc_time& arrival, const Endpoint& src,
+                                         const sc_core::sc_time& sent) {
+    const sc_core::sc_time delay = arrival - sc_core::sc_time_stamp();
+    if (m_server_mailbox) {
+        // A server takes every message, in arrival order.
+        const Inbound in{arrival, m_inbox_seq++, m};
+        auto it = std::upper_bound(m_inbox.begin(), m_inbox.end(), in, [](const Inbound& a, const Inbound& b) {
+            return a.time != b.time ? a.time < b.time : a.seq < b.seq;
+        });
+        m_inbox.insert(it, in);
+        ++m_stats.messages_received[static_cast<unsigned>(m.op)];
+        if (m_trace) m_trace->on_message({src, Endpoint::core(m_unit, m_local_id), m, sent, arrival});
+        m_inbox_event.notify(sc_core::SC_ZERO_TIME);
+        return tlm::TLM_OK_RESPONSE;
+    }
+    if (!m_expected || m_expected->addr != m.addr || (m_expected->op != m.op && m_expected->alt != m.op)) {
         const std::string waiting =
             m_expected ? "waiting for " + std::string(to_string(m_expected->op)) + " for " +
                              hex(m_expected->addr)
@@ -340,8 +436,9 @@ tlm::tlm_response_status NdpCore::take_reply(const tlm::tlm_generic_payload& tra
     // A target never waits: store the reply with its arrival time and wake
     // the core then.
     m_reply = m;
-    m_reply_time = sc_core::sc_time_stamp() + delay;
-    if (m_trace) m_trace->on_message({ext->src, Endpoint::core(m_unit, m_local_id), m, ext->sent, m_reply_time});
+    m_reply_time = arrival;
+    ++m_stats.messages_received[static_cast<unsigned>(m.op)];
+    if (m_trace) m_trace->on_message({src, Endpoint::core(m_unit, m_local_id), m, sent, arrival});
     m_expected.reset(); // a second reply is an error
     m_reply_event.notify(delay);
     return tlm::TLM_OK_RESPONSE;
@@ -392,9 +489,10 @@ void NdpCore::at_begin_request(tlm::tlm_generic_payload& t) {
     while (m_req_open == &t) sc_core::wait(m_bus_event);
 }
 
-void NdpCore::at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
+void NdpCore::at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, AtomicExtension* atomic) {
     catch_up();
     tlm::tlm_generic_payload& t = m_pool.acquire();
+    if (atomic) t.set_extension(atomic); // detached before the payload returns to the pool
     // The payload's own buffer carries the data; a line longer than it (an L1
     // with lines > PayloadPool::kMaxBytes) uses the core's buffer, which stays
     // untouched until the response because the core waits for it.
@@ -426,12 +524,13 @@ void NdpCore::at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsig
                                    std::to_string(len) + " B at " + hex(addr) +
                                    " failed: " + t.get_response_string())
                                       .c_str());
-    else if (cmd == tlm::TLM_READ_COMMAND && buf != data)
-        std::memcpy(data, buf, len);
+    else if ((cmd == tlm::TLM_READ_COMMAND || atomic) && buf != data)
+        std::memcpy(data, buf, len); // an atomic returns the old value in its data
+    if (atomic) t.clear_extension(atomic);
     t.release();
 }
 
-bool NdpCore::at_send(const Message& m, const uint8_t* wire, bool sync) {
+bool NdpCore::at_send(uint64_t dest, const Message& m, const uint8_t* wire, bool sync) {
     catch_up();
     tlm::tlm_generic_payload& t = m_pool.acquire();
     SyncronExtension& ext = m_pool.message_extension(t);
@@ -439,7 +538,7 @@ bool NdpCore::at_send(const Message& m, const uint8_t* wire, bool sync) {
     ext.src = Endpoint::core(m_unit, m_local_id);
     ext.sent = sc_core::sc_time_stamp();
     std::memcpy(t.get_data_ptr(), wire, kWireBytes);
-    fill_payload(t, tlm::TLM_WRITE_COMMAND, m_map.se_address(m_unit), t.get_data_ptr(), kWireBytes);
+    fill_payload(t, tlm::TLM_WRITE_COMMAND, dest, t.get_data_ptr(), kWireBytes);
     if (sync) {
         m_sync_trans = &t;
         m_sync_failed = false;
@@ -584,52 +683,50 @@ void NdpCore::mailbox_respond() {
 // ---------------------------------------------------------------- Table 2
 
 void NdpCore::lock_acquire(SyncVar lock) {
-    request_sync(Opcode::lock_acquire_local, lock, 0, Opcode::lock_grant_local);
+    table2(Opcode::lock_acquire_local, lock, 0);
     ++m_stats.sync_ops;
 }
 
 void NdpCore::lock_release(SyncVar lock) {
-    request_async(Opcode::lock_release_local, lock);
+    table2(Opcode::lock_release_local, lock, 0);
     ++m_stats.sync_ops;
 }
 
 void NdpCore::barrier_wait_within_unit(SyncVar barrier, unsigned initial_cores) {
-    request_sync(Opcode::barrier_wait_local_within_unit, barrier, initial_cores,
-                 Opcode::barrier_depart_local);
+    table2(Opcode::barrier_wait_local_within_unit, barrier, initial_cores);
     ++m_stats.sync_ops;
 }
 
 void NdpCore::barrier_wait_across_units(SyncVar barrier, unsigned initial_cores) {
-    request_sync(Opcode::barrier_wait_local_across_units, barrier, initial_cores,
-                 Opcode::barrier_depart_local);
+    table2(Opcode::barrier_wait_local_across_units, barrier, initial_cores);
     ++m_stats.sync_ops;
 }
 
 void NdpCore::sem_wait(SyncVar sem, unsigned initial_resources) {
-    request_sync(Opcode::sem_wait_local, sem, initial_resources, Opcode::sem_grant_local);
+    table2(Opcode::sem_wait_local, sem, initial_resources);
     ++m_stats.sync_ops;
 }
 
 void NdpCore::sem_post(SyncVar sem) {
-    request_async(Opcode::sem_post_local, sem);
+    table2(Opcode::sem_post_local, sem, 0);
     ++m_stats.sync_ops;
 }
 
 void NdpCore::cond_wait(SyncVar cond, SyncVar lock) {
-    // The SE releases the lock on the core's behalf when it takes the wait;
-    // the core re-acquires it after the grant.
-    request_sync(Opcode::cond_wait_local, cond, lock, Opcode::cond_grant_local);
-    request_sync(Opcode::lock_acquire_local, lock, 0, Opcode::lock_grant_local);
+    // The scheme releases the lock on the core's behalf when it takes the
+    // wait (SynCron: inside the SE); the core re-acquires it after the grant.
+    table2(Opcode::cond_wait_local, cond, lock);
+    table2(Opcode::lock_acquire_local, lock, 0);
     ++m_stats.sync_ops;
 }
 
 void NdpCore::cond_signal(SyncVar cond) {
-    request_async(Opcode::cond_signal_local, cond);
+    table2(Opcode::cond_signal_local, cond, 0);
     ++m_stats.sync_ops;
 }
 
 void NdpCore::cond_broadcast(SyncVar cond) {
-    request_async(Opcode::cond_broad_local, cond);
+    table2(Opcode::cond_broad_local, cond, 0);
     ++m_stats.sync_ops;
 }
 

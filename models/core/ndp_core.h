@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <unordered_set>
 #include <vector>
@@ -31,6 +32,9 @@
 #include "models/common/payload_pool.h"
 #include "models/core/core_api.h"
 #include "models/core/l1_cache.h"
+#include "models/core/sync_client.h"
+#include "models/memory/atomic_extension.h"
+#include "models/protocol/endpoint.h"
 #include "models/protocol/message.h"
 #include "models/protocol/opcode.h"
 #include "models/protocol/wire_format.h"
@@ -50,7 +54,10 @@ public:
         uint64_t l1_misses = 0;
         uint64_t l1_writebacks = 0;
         std::array<uint64_t, kOpcodeCount> messages_sent{}; ///< indexed by Opcode
+        std::array<uint64_t, kOpcodeCount> messages_received{}; ///< mailbox, indexed by Opcode
         uint64_t sync_ops = 0;       ///< Table 2 calls completed (cond_wait counts once)
+        std::array<uint64_t, 3> atomics{}; ///< remote atomics issued, indexed by AtomicOp
+        uint64_t cas_failures = 0;   ///< compare-and-swaps that found another value
         sc_core::sc_time ack_wait_time = sc_core::SC_ZERO_TIME; ///< issue-to-ACK time of every req_sync
         sc_core::sc_time finish_time = sc_core::SC_ZERO_TIME;
 
@@ -86,6 +93,41 @@ public:
     const Stats& stats() const { return m_stats; }
     const L1Cache& l1() const { return m_l1; }
     sc_core::sc_time cycle_time() const { return m_cycle; }
+    const AddressMap& address_map() const { return m_map; }
+
+    // ---- Services for synchronization schemes and server programs
+    //      (models/schemes, docs/schemes.md). Workloads use CoreApi only.
+
+    /// The scheme behind the Table 2 calls (before sc_start). Default:
+    /// SynCron, every request to the unit's SE. Not owned.
+    void set_sync_client(SyncClient* client);
+    /// A message from this core: Message::core = local ID, Message::se = unit.
+    Message message(Opcode op, uint64_t var, uint64_t info = 0) const;
+    /// req_async: sends `m` to the MMIO address `dest` (an SE's port or a core
+    /// mailbox) and goes on. False (after reporting) when it was rejected.
+    bool post(uint64_t dest, const Message& m);
+    /// req_sync: sends `m` to `dest` and waits for a reply for m.addr whose
+    /// opcode is `reply` or `alt`; returns it, or nothing when the request was
+    /// rejected (reported). The reply's arrival is the core's new time.
+    std::optional<Message> exchange(uint64_t dest, const Message& m, Opcode reply, Opcode alt);
+    /// For schemes that deliver replies without the network (ideal): arm the
+    /// expectation, let the reply be delivered, then await_reply().
+    void expect(uint64_t var, Opcode reply, Opcode alt);
+    std::optional<Message> await_reply(const sc_core::sc_time& issued);
+    /// Delivers a reply at absolute time `at` (>= sc_time_stamp()), as if it
+    /// had arrived at the mailbox.
+    void deliver(const Message& m, const sc_core::sc_time& at, const Endpoint& src);
+    /// The core's own time: sc_time_stamp() plus its decoupling offset.
+    sc_core::sc_time local_time() const { return sc_core::sc_time_stamp() + m_qk.get_local_time(); }
+    /// A read-modify-write at the word's home vault (remote atomics): an
+    /// uncached 4- or 8-byte transaction; returns the old value.
+    uint64_t atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t compare, unsigned size);
+    /// Server cores: every message reaching the mailbox is queued for
+    /// receive() instead of answering an expected reply (before sc_start).
+    void set_server_mailbox(bool on) { m_server_mailbox = on; }
+    /// Server cores: waits for the next message in arrival order; the core's
+    /// time becomes at least its arrival.
+    Message receive();
 
     // CoreApi
     unsigned unit() const override { return m_unit; }
@@ -111,24 +153,26 @@ private:
     /// as arrived at sc_time_stamp() + delay. Returns the response status.
     tlm::tlm_response_status take_reply(const tlm::tlm_generic_payload& trans,
                                         const sc_core::sc_time& delay);
+    /// The message part of take_reply (also used by deliver()).
+    tlm::tlm_response_status accept(const Message& m, const sc_core::sc_time& arrival, const Endpoint& src,
+                                    const sc_core::sc_time& sent);
 
     /// Checks size and line crossing; false (after reporting) when invalid.
     bool check_access(uint64_t addr, unsigned size, const char* what);
     /// One timed transaction through the keeper; reports error responses.
-    void timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
+    /// `atomic` (caller-owned) makes it a remote read-modify-write.
+    void timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, AtomicExtension* atomic = nullptr);
     /// Untimed access; reports short transfers.
     void debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
     /// L1 lookup plus the fill / write-back traffic of a miss.
     void cache_access(uint64_t addr, bool write);
 
-    /// False (after reporting) when the SE port answered with an error
+    /// False (after reporting) when the destination answered with an error
     /// (AT: when that is already known once the request phase has ended).
-    bool send(Opcode op, uint64_t var, uint64_t info, bool sync);
+    bool send(uint64_t dest, const Message& m, bool sync);
     void report_send_error(const Message& m, const tlm::tlm_generic_payload& t);
-    /// req_sync: send, then wait for `reply` on the same variable.
-    void request_sync(Opcode op, uint64_t var, uint64_t info, Opcode reply);
-    /// req_async: send and go on.
-    void request_async(Opcode op, uint64_t var);
+    /// A Table 2 call through the scheme's client.
+    void table2(Opcode op, uint64_t var, uint64_t info);
     void keep_time() {
         if (m_timing == Timing::lt && m_qk.need_sync()) m_qk.sync();
     }
@@ -144,8 +188,8 @@ private:
     /// request phase has ended (END_REQ or BEGIN_RESP has taken effect).
     void at_begin_request(tlm::tlm_generic_payload& t);
     /// A load/store transaction: returns when its BEGIN_RESP has taken effect.
-    void at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
-    bool at_send(const Message& m, const uint8_t* wire, bool sync);
+    void at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, AtomicExtension* atomic);
+    bool at_send(uint64_t dest, const Message& m, const uint8_t* wire, bool sync);
     /// BEGIN_RESP has taken effect for `t`.
     void at_response(tlm::tlm_generic_payload& t);
     tlm::tlm_sync_enum bus_nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase,
@@ -174,7 +218,7 @@ private:
     bool m_wire_ok;
 
     // The one outstanding req_sync: what the core waits for, and the reply once in.
-    struct Expected { Opcode op; uint64_t addr; };
+    struct Expected { Opcode op; Opcode alt; uint64_t addr; };
     std::optional<Expected> m_expected;
     std::optional<Message> m_reply;
     sc_core::sc_time m_reply_time;
@@ -206,6 +250,20 @@ private:
 
     sc_core::sc_event m_done_event;
     Stats m_stats;
+
+    SyncClient* m_client; ///< never null: m_default_client unless a scheme set one
+    std::unique_ptr<SyncClient> m_default_client;
+
+    // Server mailbox: messages in arrival order (time, sequence).
+    struct Inbound {
+        sc_core::sc_time time;
+        uint64_t seq;
+        Message msg;
+    };
+    bool m_server_mailbox = false;
+    std::deque<Inbound> m_inbox;
+    uint64_t m_inbox_seq = 0;
+    sc_core::sc_event m_inbox_event;
 };
 
 } // namespace syncron

@@ -1,0 +1,27 @@
+#pragma once
+// How a core carries out the Table 2 calls under one synchronization scheme
+// (docs/schemes.md). NdpCore turns every CoreApi synchronization call into
+// one request() with the call's local-level opcode (cond_wait is two:
+// cond_wait_local, then lock_acquire_local on its lock); the scheme's client
+// decides what that costs: messages to an SE or a server core, spinning on
+// remote atomics, or nothing at all (ideal). Workloads never see it.
+#include <cstdint>
+
+#include "models/protocol/opcode.h"
+
+namespace syncron {
+
+class NdpCore;
+
+class SyncClient {
+public:
+    virtual ~SyncClient() = default;
+    /// Performs one request for `core`, in that core's thread. `op` is one of
+    /// the core requests of Table 3 (is_core_request); `info` its
+    /// MessageInfo (barrier: initial cores, semaphore: initial resources,
+    /// cond_wait: the lock). Returns when the call may commit: on the grant
+    /// for acquire-type requests, once issued for release-type ones.
+    virtual void request(NdpCore& core, Opcode op, uint64_t var, uint64_t info) = 0;
+};
+
+} // namespace syncron
