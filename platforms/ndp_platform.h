@@ -20,6 +20,9 @@
 #include "models/interconnect/link.h"
 #include "models/memory/backing_store.h"
 #include "models/memory/vault_controller.h"
+#include "models/schemes/ideal_hub.h"
+#include "models/schemes/scheme.h"
+#include "models/schemes/sync_server.h"
 #include "models/se/se_module.h"
 #include "testbenches/workloads/workload.h"
 
@@ -42,6 +45,12 @@ public:
     unsigned unfinished_cores() const;
     sc_core::sc_time finish_time() const { return m_finish; }
     NdpCore& core(unsigned global_id) { return *m_cores.at(global_id); }
+    Scheme scheme() const { return m_scheme; }
+    /// Server cores (Central, Hier, MiSAR-style fallback), in unit order.
+    const std::vector<std::unique_ptr<NdpCore>>& server_cores() const { return m_server_cores; }
+    const std::vector<std::unique_ptr<SyncServer>>& servers() const { return m_servers; }
+    /// The core with flat index unit * cores_per_unit + local ID (client or server).
+    NdpCore& core_at(unsigned unit, unsigned local_id);
     SeModule& se(unsigned unit) { return *m_units.at(unit)->se; }
     Crossbar& crossbar(unsigned unit) { return *m_units.at(unit)->xbar; }
     const std::vector<std::unique_ptr<Link>>& links() const { return m_links; }
@@ -88,6 +97,8 @@ private:
     };
 
     void build();
+    /// The scheme's server cores and the clients behind every core's Table 2 calls.
+    void build_scheme(const SeTopology& topology);
     void monitor();
     void watch_interrupt();
     /// Binds an initiator to a target socket, through a base-protocol checker
@@ -103,6 +114,11 @@ private:
     std::vector<std::unique_ptr<Unit>> m_units;
     std::vector<std::unique_ptr<NdpCore>> m_cores;
     std::vector<std::unique_ptr<Link>> m_links;
+    Scheme m_scheme = Scheme::syncron;
+    std::vector<std::unique_ptr<NdpCore>> m_server_cores;
+    std::vector<std::unique_ptr<SyncServer>> m_servers;
+    std::vector<std::unique_ptr<SyncClient>> m_clients_of_scheme; ///< shared or one per core
+    std::unique_ptr<IdealHub> m_ideal;
     std::vector<std::unique_ptr<ProtocolChecker>> m_checkers;
     std::vector<Region> m_regions; ///< sorted by begin
     std::vector<SyncVar> m_syncvars;

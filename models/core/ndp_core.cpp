@@ -313,7 +313,7 @@ void NdpCore::deliver(const Message& m, const sc_core::sc_time& at, const Endpoi
     accept(m, at > now ? at : now, src, at > now ? at : now);
 }
 
-Message NdpCore::receive() {
+NdpCore::Received NdpCore::receive() {
     if (m_timing == Timing::lt) m_qk.sync();
     else catch_up();
     for (;;) {
@@ -325,10 +325,25 @@ Message NdpCore::receive() {
             sc_core::wait(m_inbox.front().time - now, m_inbox_event);
             continue;
         }
-        const Message m = m_inbox.front().msg;
+        const Received r{m_inbox.front().msg, m_inbox.front().src};
         m_inbox.pop_front();
-        return m;
+        return r;
     }
+}
+
+void NdpCore::access(bool write, uint64_t addr, uint8_t* data, unsigned len) {
+    const uint64_t line = m_l1.line_bytes();
+    if (len == 0 || (addr & (line - 1)) + len > line) {
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": access of " + std::to_string(len) + " B at " + hex(addr) +
+                                   " must lie within one " + std::to_string(line) + " B line")
+                                      .c_str());
+        return;
+    }
+    set_state(CoreState::memory, write ? "store" : "load", addr);
+    ++m_stats.instructions;
+    ++(write ? m_stats.stores : m_stats.loads);
+    timed(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, data, len);
+    set_state(CoreState::computing, "compute", 0);
 }
 
 uint64_t NdpCore::atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t compare, unsigned size) {
@@ -413,7 +428,7 @@ tlm::tlm_response_status NdpCore::accept(const Message& m, const sc_core::sc_tim
     const sc_core::sc_time delay = arrival - sc_core::sc_time_stamp();
     if (m_server_mailbox) {
         // A server takes every message, in arrival order.
-        const Inbound in{arrival, m_inbox_seq++, m};
+        const Inbound in{arrival, m_inbox_seq++, m, src};
         auto it = std::upper_bound(m_inbox.begin(), m_inbox.end(), in, [](const Inbound& a, const Inbound& b) {
             return a.time != b.time ? a.time < b.time : a.seq < b.seq;
         });

@@ -125,9 +125,17 @@ public:
     /// Server cores: every message reaching the mailbox is queued for
     /// receive() instead of answering an expected reply (before sc_start).
     void set_server_mailbox(bool on) { m_server_mailbox = on; }
+    /// A message taken from a server mailbox, with who sent it.
+    struct Received {
+        Message msg;
+        Endpoint src;
+    };
     /// Server cores: waits for the next message in arrival order; the core's
     /// time becomes at least its arrival.
-    Message receive();
+    Received receive();
+    /// One uncached timed transaction of `len` bytes within one line (server
+    /// programs reading a syncronVar); reports error responses.
+    void access(bool write, uint64_t addr, uint8_t* data, unsigned len);
 
     // CoreApi
     unsigned unit() const override { return m_unit; }
@@ -259,6 +267,7 @@ private:
         sc_core::sc_time time;
         uint64_t seq;
         Message msg;
+        Endpoint src;
     };
     bool m_server_mailbox = false;
     std::deque<Inbound> m_inbox;

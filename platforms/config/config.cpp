@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "models/common/address_map.h"
+#include "models/schemes/scheme.h"
 
 namespace syncron {
 
@@ -304,11 +305,7 @@ fs::path resolve_preset(const std::string& name_or_path) {
 
 const char* timing_name(Timing timing) { return timing == Timing::at ? "at" : "lt"; }
 
-const std::vector<std::string>& implemented_schemes() {
-    // The baseline schemes of the paper join this list as they are implemented.
-    static const std::vector<std::string> names = {"syncron"};
-    return names;
-}
+const std::vector<std::string>& implemented_schemes() { return scheme_names(); }
 
 const std::vector<std::string>& known_workloads() {
     static const std::vector<std::string> names = {"lock", "barrier", "semaphore", "condvar"};
@@ -361,6 +358,16 @@ void validate(const SimParams& p) {
     require(std::find(schemes.begin(), schemes.end(), pl.scheme) != schemes.end(),
             "platform.scheme",
             "must be one of: " + join(schemes) + "; got " + json(pl.scheme).dump());
+    if (const auto scheme = scheme_from_string(pl.scheme); scheme && has_servers(*scheme)) {
+        // A server core is the first core after a unit's clients (the paper
+        // keeps the 16th core of every unit free for it).
+        const auto split = client_cores_per_unit(pl);
+        for (unsigned u = 0; u < pl.units; ++u)
+            require(!has_server(*scheme, u) || split[u] < pl.cores_per_unit, "platform.client_cores",
+                    "(" + str(pl.client_cores) + ") leaves no core of unit " + str(u) + " free for the " +
+                        pl.scheme + " server: at most " + str(pl.cores_per_unit - 1) +
+                        " client cores per unit (platform.cores_per_unit = " + str(pl.cores_per_unit) + ")");
+    }
 
     const auto& se = p.se;
     require_positive(se.clock_ghz, "se.clock_ghz");
@@ -417,6 +424,12 @@ void validate(const SimParams& p) {
     require(p.xbar.queue_depth >= 1, "xbar.queue_depth", "must be at least 1");
     require(p.link.queue_depth >= 1, "link.queue_depth", "must be at least 1");
     require(p.workload.variables >= 1, "workload.variables", "must be at least 1");
+    require(p.server.instructions_per_request >= 1, "server.instructions_per_request", "must be at least 1, got 0");
+    require(p.server.table_entries >= 1, "server.table_entries", "must be at least 1, got 0");
+    require(p.atomics.backoff_min >= 1, "atomics.backoff_min", "must be at least 1, got 0");
+    require(p.atomics.backoff_max >= p.atomics.backoff_min, "atomics.backoff_max",
+            "(" + str(p.atomics.backoff_max) + ") must be at least atomics.backoff_min (" +
+                str(p.atomics.backoff_min) + ")");
     require(std::find(wl.begin(), wl.end(), p.workload.name) != wl.end(), "workload.name",
             "must be one of: " + join(wl) + "; got " + json(p.workload.name).dump());
 }
