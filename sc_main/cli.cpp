@@ -72,7 +72,11 @@ Described describe() {
           presets + ")").c_str())
         ("scheme", po::value<std::string>()->value_name("NAME"),
          ("synchronization scheme: " + join(implemented_schemes()) +
-          " (default: from the configuration; hmc4: " + d.platform.scheme + ")").c_str())
+          ", or all (= --compare) (default: from the configuration; hmc4: " + d.platform.scheme + ")").c_str())
+        ("compare", po::value<std::string>()->value_name("LIST")->implicit_value("all"),
+         "run the workload under several schemes (each in its own process) and print a table of "
+         "throughput and speedup over central; LIST is comma-separated scheme names, default all; "
+         "--stats writes the table and every run's statistics (default: off)")
         ("workload", po::value<std::string>()->value_name("NAME"),
          ("workload: " + join(known_workloads()) + " (default: from the configuration; hmc4: " +
           d.workload.name + ")").c_str())
@@ -132,6 +136,8 @@ std::string help_text(const po::options_description& desc) {
        << desc
        << "\nExamples:\n"
           "  syncron-sim --workload barrier --interval 2000 --stats barrier.json\n"
+          "  syncron-sim --workload condvar --compare --stats condvar-schemes.json\n"
+          "  syncron-sim --compare central,hier,syncron --timing at\n"
           "  syncron-sim --config hmc4 --set se.st_entries=8 --set core.l1_bytes=32768\n"
           "  syncron-sim --config my-platform.json --cores 61 --ops 1000 --seed 7\n"
           "  syncron-sim --units 2 --dump-config > two-units.json\n";
@@ -211,8 +217,34 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
         return vm[name].as<std::string>();
     };
     const unsigned umax = std::numeric_limits<unsigned>::max();
-    const auto scheme = flag("scheme");
+    auto scheme = flag("scheme");
+    std::optional<std::string> compare = flag("compare");
+    if (scheme && *scheme == "all") {
+        if (compare && *compare != "all")
+            throw CliError("'--scheme all' and '--compare " + *compare + "' disagree: give one of them");
+        compare = "all";
+        scheme.reset();
+    }
     if (scheme) one_of("scheme", *scheme, implemented_schemes());
+    if (compare) {
+        if (*compare == "all" || compare->empty()) {
+            out.compare = implemented_schemes();
+        } else {
+            std::stringstream list(*compare);
+            for (std::string item; std::getline(list, item, ',');) {
+                if (item.empty()) continue;
+                one_of("compare", item, implemented_schemes());
+                if (std::find(out.compare.begin(), out.compare.end(), item) == out.compare.end())
+                    out.compare.push_back(item);
+            }
+            if (out.compare.empty()) throw CliError("option '--compare' needs at least one scheme name");
+        }
+        if (scheme)
+            throw CliError("'--scheme " + *scheme + "' and '--compare' disagree: --compare runs its own list of schemes");
+        if (out.traces.any() || !out.traces.vars.empty())
+            throw CliError("'--compare' runs one simulation per scheme: the trace options (--vcd, --trace-db, "
+                           "--trace-json) record a single run; run that scheme alone with --scheme");
+    }
     const auto workload = flag("workload");
     if (workload) one_of("workload", *workload, known_workloads());
     const auto timing = flag("timing");

@@ -2,6 +2,7 @@
 // Command line of syncron-sim (docs/configuration.md, "Command line").
 // Precedence: preset (--config) < --set overrides < the dedicated flags.
 #include <string>
+#include <vector>
 
 #include "models/common/params.h"
 #include "platforms/simulation.h"
@@ -21,6 +22,9 @@ struct CliOptions {
     TraceOptions traces;      ///< --vcd, --trace-filter, --trace-var, --trace-db, --trace-json
     std::string stats_file;   ///< --stats: where to write the statistics JSON; empty = none
     bool dump_config = false; ///< --dump-config: print the configuration and exit
+    /// --compare [LIST] or --scheme all: the schemes to run side by side
+    /// (empty: one simulation of params.platform.scheme).
+    std::vector<std::string> compare;
     bool help = false;        ///< --help was given: print help_text and exit
     std::string help_text;    ///< always filled, so a caller can print it after an error too
 };

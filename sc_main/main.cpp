@@ -6,6 +6,7 @@
 
 #include <systemc>
 
+#include "platforms/comparison.h"
 #include "platforms/config/config.h"
 #include "platforms/simulation.h"
 #include "sc_main/cli.h"
@@ -41,6 +42,19 @@ int sc_main(int argc, char* argv[]) {
     sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
     sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
 
+    if (!opt.compare.empty()) {
+        const nlohmann::json c = compare_schemes(opt.params, opt.compare);
+        std::cout << comparison_table(c);
+        if (stats) {
+            stats << c.dump(2) << "\n";
+            stats.close();
+        }
+        if (!comparison_ok(c)) {
+            std::cerr << "syncron-sim: at least one scheme failed (see the table)\n";
+            return 1;
+        }
+        return 0;
+    }
     const SimulationResult r = simulate(opt.params, opt.traces);
     std::cout << summary(r);
     if (stats) {

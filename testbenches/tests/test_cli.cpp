@@ -119,7 +119,7 @@ TEST_CASE("cli: bad values name the option", "[cli]") {
     CHECK_THAT(error_of({"--cores", "many"}), Contains("'--cores'"));
     CHECK_THAT(error_of({"--units", ""}), Contains("'--units'"));
     CHECK_THAT(error_of({"--seed", "x"}), Contains("'--seed'"));
-    CHECK_THAT(error_of({"--scheme", "central"}), Contains("'--scheme'") && Contains("syncron"));
+    CHECK_THAT(error_of({"--scheme", "centrl"}), Contains("'--scheme'") && Contains("syncron") && Contains("remote_atomics"));
     CHECK_THAT(error_of({"--workload", "mutex"}), Contains("'--workload'") && Contains("condvar"));
     CHECK_THAT(error_of({"--timing", "ca"}), Contains("'--timing'"));
     CHECK(parse({"--timing", "at"}).params.platform.timing == Timing::at);

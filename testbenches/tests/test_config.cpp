@@ -217,7 +217,7 @@ TEST_CASE("config: out-of-range and inconsistent values", "[config]") {
     expect_error(with("platform", "cores_per_unit", 1025), {"'platform.cores_per_unit'"});
     expect_error(with("platform", "client_cores", 0), {"'platform.client_cores'"});
     expect_error(with("platform", "client_cores", 65), {"'platform.client_cores'", "64"});
-    expect_error(with("platform", "scheme", "flat"), {"'platform.scheme'", "syncron", "flat"});
+    expect_error(with("platform", "scheme", "flatt"), {"'platform.scheme'", "syncron", "flat", "syncron_distrib_ovrfl"});
     expect_error(with("workload", "name", "mutex"),
                  {"'workload.name'", "lock, barrier, semaphore, condvar"});
     expect_error(with("memory", "unit_bytes", 1000000), {"'memory.unit_bytes'", "multiple"});

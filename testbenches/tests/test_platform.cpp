@@ -156,11 +156,11 @@ TEST_CASE("platform: 16 units of 64 cores elaborate and run a barrier", "[platfo
     CHECK(r.stats["se"].size() == 16);
 }
 
-#include "testbenches/tests/fork_run.h"
+#include "platforms/run_in_child.h"
 
 TEST_CASE("platform: the lock fairness threshold moves the lock between units more often", "[platform][fairness]") {
     const auto run = [](unsigned threshold) {
-        return syncron::test::in_child([threshold] {
+        return syncron::in_child([threshold] {
             SimParams p = bench("lock", 64);
             p.se.lock_fairness_threshold = threshold;
             return simulate(p).stats;

@@ -48,12 +48,12 @@ TEST_CASE("platform AT: condvar, small ST and 16 variables", "[platform][at][ove
 
 // ---------------------------------------------------------------- LT versus AT
 
-#include "testbenches/tests/fork_run.h"
+#include "platforms/run_in_child.h"
 
 namespace {
 
 nlohmann::json run_stats(SimParams p) {
-    return syncron::test::in_child([p] { return simulate(p).stats; });
+    return syncron::in_child([p] { return simulate(p).stats; });
 }
 
 /// LT and AT differ in how contention is resolved (temporal decoupling and
@@ -118,7 +118,7 @@ private:
 };
 
 double vault0_latency(unsigned active) {
-    const auto stats = syncron::test::in_child([active] {
+    const auto stats = syncron::in_child([active] {
         SimParams p;
         p.platform.timing = Timing::at;
         return simulate(p, std::make_unique<RemoteHammer>(active, 40)).stats;

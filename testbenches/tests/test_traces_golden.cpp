@@ -12,7 +12,7 @@
 #include "models/common/trace_sink.h"
 #include "platforms/ndp_platform.h"
 #include "platforms/simulation.h"
-#include "testbenches/tests/fork_run.h"
+#include "platforms/run_in_child.h"
 
 using namespace syncron;
 
@@ -57,7 +57,7 @@ std::string endpoint(const Endpoint& e) {
 }
 
 nlohmann::json run_figure4(Timing timing) {
-    return syncron::test::in_child([timing] {
+    return syncron::in_child([timing] {
         SimParams p;
         p.platform.units = 2;
         p.platform.cores_per_unit = 2;

@@ -1,7 +1,8 @@
 #pragma once
 // Runs one simulation in a forked child and returns what it reports as JSON.
-// A SystemC kernel elaborates once per process; forking lets one test case
-// compare several elaborations (the parent never elaborates anything).
+// A SystemC kernel elaborates once per process; forking lets one process
+// compare several elaborations (the parent never elaborates anything): the
+// tests and syncron-sim --compare use it.
 #include <functional>
 #include <string>
 #include <sys/wait.h>
@@ -9,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace syncron::test {
+namespace syncron {
 
 inline nlohmann::json in_child(const std::function<nlohmann::json()>& body) {
     int fd[2];
@@ -42,4 +43,4 @@ inline nlohmann::json in_child(const std::function<nlohmann::json()>& body) {
     return nlohmann::json::parse(in);
 }
 
-} // namespace syncron::test
+} // namespace syncron
