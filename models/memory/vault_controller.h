@@ -14,9 +14,16 @@
 // the oldest), each bank keeps its row state under the closed- or open-page
 // policy, and the response is BEGIN_RESP on the backward path.
 //
+// Atomics (a TLM_WRITE_COMMAND with an AtomicExtension, scheme
+// remote_atomics): the read-modify-write is done by the vault at service time
+// (LT: at the call; AT: when issued to its bank), as one access that reads the
+// row, runs the ALU and writes the row back; the data buffer returns the old
+// value. Never through transport_dbg or DMI.
+//
 // The bank timing formulas are side-effect-free helpers shared by both paths.
 // The two paths keep separate bank state: drive one vault in one style at a
 // time (the platform does).
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -31,6 +38,7 @@
 #include "models/common/params.h"
 #include "models/common/trace_sink.h"
 #include "models/common/resource_timeline.h"
+#include "models/memory/atomic_extension.h"
 #include "models/memory/backing_store.h"
 
 namespace syncron {
@@ -88,6 +96,23 @@ public:
     /// max(tRAS, tRCD + column_to_precharge) + tRP.
     sc_core::sc_time bank_occupancy(bool is_write, unsigned len) const;
 
+    // Atomic timing (no side effects): one access that reads the row, runs the
+    // ALU (t_alu) and writes the row back; the write data depends on the read
+    // data, so tCL is on the bank's critical path.
+    /// Read column command to the last write data in the bank:
+    /// tCL + bursts*tBurst + t_alu + bursts*tBurst.
+    sc_core::sc_time atomic_column_latency(unsigned len) const;
+    /// Read column command to the earliest precharge: atomic_column_latency + tWR.
+    sc_core::sc_time atomic_column_to_precharge(unsigned len) const;
+    /// Command-to-last-write-data latency on a free bank, by row state:
+    /// hit = atomic_column_latency, miss = tRCD + atomic_column_latency,
+    /// conflict = tRP + tRCD + atomic_column_latency.
+    sc_core::sc_time atomic_row_latency(RowOutcome outcome, unsigned len) const;
+    /// Closed page: tRCD + tCL + bursts*tBurst + t_alu + bursts*tBurst.
+    sc_core::sc_time atomic_latency(unsigned len) const;
+    /// Closed page: max(tRAS, tRCD + atomic_column_to_precharge) + tRP.
+    sc_core::sc_time atomic_bank_occupancy(unsigned len) const;
+
     /// LT: end of the last booking of `bank` (it may still have earlier gaps).
     sc_core::sc_time bank_busy_until(unsigned bank) const { return m_banks.at(bank).busy_until(); }
     const ResourceTimeline& bank_timeline(unsigned bank) const { return m_banks.at(bank); }
@@ -96,7 +121,10 @@ public:
     /// AT: whether `bank` has a row open (always false under the closed-page policy).
     bool at_row_open(unsigned bank) const { return m_at_banks.at(bank).open; }
 
-    // Statistics (both paths unless marked).
+    // Statistics (both paths unless marked). An atomic counts as one read and
+    // one write of its length (it reads and writes the row) in reads(),
+    // writes(), accesses() and the byte counts, as one row outcome and as one
+    // completed transaction in the latency statistics.
     uint64_t reads() const { return m_reads; }
     uint64_t writes() const { return m_writes; }
     uint64_t accesses() const { return m_reads + m_writes; }
@@ -126,7 +154,13 @@ public:
     unsigned queue_occupancy() const { return static_cast<unsigned>(m_queue.size()); }
     /// AT: requests whose END_REQ was withheld because the queue was full.
     uint64_t backpressured() const { return m_backpressured; }
-    /// Requests rejected with an error response (address, byte enable, burst).
+    /// Atomics performed, of one operation / in all (errors not counted).
+    uint64_t atomics(AtomicOp op) const { return m_atomics.at(static_cast<size_t>(op)); }
+    uint64_t atomics() const;
+    /// cas performed whose compare did not match (memory left unchanged).
+    uint64_t cas_failures() const { return m_cas_failures; }
+    /// Requests rejected with an error response (address, byte enable, burst,
+    /// malformed atomic).
     uint64_t errors() const { return m_errors; }
     void reset_stats();
 
@@ -147,6 +181,7 @@ private:
         bool is_write;
         unsigned len;
         sc_core::sc_time arrival;
+        AtomicExtension* atomic; ///< nullptr for a plain read/write
     };
     /// An AT transaction waiting for (or in) its response phase.
     struct Response {
@@ -163,11 +198,24 @@ private:
 
     /// TLM_OK_RESPONSE if this vault can serve the payload, else the error to return.
     tlm::tlm_response_status check(const tlm::tlm_generic_payload& trans, bool warn) const;
+    /// The rules an atomic must also meet (after check()): write command,
+    /// known op, 4 or 8 bytes, naturally aligned.
+    tlm::tlm_response_status check_atomic(const tlm::tlm_generic_payload& trans, const AtomicExtension& ext,
+                                          bool warn) const;
+    /// check(), then check_atomic() if the payload carries an AtomicExtension.
+    tlm::tlm_response_status validate(const tlm::tlm_generic_payload& trans, bool warn) const;
     /// LT: book the bank for an access arriving at `arrival` (first fit);
     /// updates bank state and conflict statistics.
     Schedule schedule(unsigned bank, bool is_write, unsigned len, const sc_core::sc_time& arrival);
+    /// LT: book `occupancy` of the bank at or after `arrival` (first fit); the
+    /// data is done `latency` after the start.
+    Schedule book(unsigned bank, const sc_core::sc_time& occupancy, const sc_core::sc_time& latency,
+                  const sc_core::sc_time& arrival);
     /// Move the data between the payload and the backing store.
     void copy_data(tlm::tlm_generic_payload& trans);
+    /// The read-modify-write on the backing store, now; the payload's data
+    /// gets the old value; statistics of the operation.
+    void perform_atomic(tlm::tlm_generic_payload& trans, AtomicExtension& ext);
     void count_access(bool is_write, unsigned len);
 
     // AT path.
@@ -213,6 +261,8 @@ private:
     uint64_t m_bytes_read = 0;
     uint64_t m_bytes_written = 0;
     uint64_t m_errors = 0;
+    std::array<uint64_t, 3> m_atomics{}; ///< by AtomicOp
+    uint64_t m_cas_failures = 0;
     uint64_t m_completed = 0; ///< accesses in total_latency
     uint64_t m_row_hits = 0;
     uint64_t m_row_misses = 0;
