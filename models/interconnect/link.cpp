@@ -1,5 +1,7 @@
 #include "models/interconnect/link.h"
 
+#include "models/memory/atomic_extension.h"
+
 #include <algorithm>
 #include <sstream>
 
@@ -88,7 +90,9 @@ Link::Schedule Link::schedule(unsigned bytes, const sc_time& arrival, bool respo
 
 sc_time Link::response_arrival(tlm::tlm_generic_payload& trans, const sc_time& leave) {
     if (m_reverse == nullptr) return leave; // no reverse link: the response is free
-    if (trans.is_read() && trans.is_response_ok())
+    // Data comes back for a read, and for an atomic (its old value).
+    const bool data_back = trans.is_read() || trans.get_extension<AtomicExtension>() != nullptr;
+    if (data_back && trans.is_response_ok())
         return m_reverse->schedule(trans.get_data_length(), leave, true).arrive;
     return leave + m_reverse->latency(); // no data: the fixed latency only
 }
