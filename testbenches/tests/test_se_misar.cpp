@@ -484,3 +484,72 @@ TEST_CASE("abort: errors (counter below zero, abort_global while holding the loc
     t.overflow = OverflowPolicy::abort;
     CHECK_THROWS_WITH(SeCore(0, SeParams{}, t, nullptr), Catch::Contains("fallback_server"));
 }
+
+TEST_CASE("abort: a redirected arrival at a barrier counted in hardware moves the whole epoch to software",
+          "[se][misar][barrier]") {
+    // 3 units x 2 cores; SE 2 has no ST, so its cores are always redirected.
+    // A retry could wait forever (SE 2's entries may wait on this very core),
+    // so the Master SE evicts the barrier instead of retrying.
+    SECTION("two-level: the Master's own waiter and a whole unit are aborted") {
+        SeNetwork n = misar_net({64, 64, 0}, 2);
+        n.serve_software = true;
+        const uint64_t B = SeNetwork::var(0, 0); // 6 client cores: two-level
+        core_sends(n, 0, 0, Opcode::barrier_wait_local_across_units, B, 6);
+        core_sends(n, 1, 0, Opcode::barrier_wait_local_across_units, B, 6);
+        core_sends(n, 1, 1, Opcode::barrier_wait_local_across_units, B, 6);
+        REQUIRE(n.deliver(se_ep(1), se_ep(0))); // unit 1 as a whole: counted as 2 in hardware
+        CHECK(n.ses[0].table().find(B)->state.info == 3);
+        core_sends(n, 2, 0, Opcode::barrier_wait_local_across_units, B, 6);
+        REQUIRE(n.deliver(se_ep(2), se_ep(0))); // the redirect: eviction
+        CHECK(n.ses[0].stats().evictions == 1);
+        CHECK(n.ses[0].stats().retries == 0);
+        CHECK(n.ses[0].table().find(B) == nullptr);
+        CHECK(n.ses[0].counters().value(B) == 2); // own core 0.0 + the redirect
+        n.run();
+        CHECK(n.count(Opcode::abort_global) == 1);
+        CHECK(n.count(Opcode::barrier_wait_overflow) == 3); // unit 2's and unit 1's two cores
+        CHECK(n.ses[0].counters().value(B) == 4);
+        CHECK(n.ses[0].stats().diverted == 4);
+        // Everyone arrives in software; nobody was departed by hardware.
+        core_sends(n, 0, 1, Opcode::barrier_wait_local_across_units, B, 6);
+        core_sends(n, 2, 1, Opcode::barrier_wait_local_across_units, B, 6);
+        n.run();
+        for (unsigned u = 0; u < 3; ++u)
+            for (unsigned c = 0; c < 2; ++c) {
+                const auto v = n.take(u, c);
+                REQUIRE(v.size() == 1);
+                CHECK(v[0].op == Opcode::abort_local);
+                n.send_to_server(u, c, Opcode::barrier_wait_local_across_units, B, 6);
+            }
+        n.run();
+        for (unsigned u = 0; u < 3; ++u)
+            for (unsigned c = 0; c < 2; ++c) {
+                CHECK(ops_of(n.take(u, c)) == std::vector<Opcode>{Opcode::barrier_depart_local});
+                if (u != 0) core_sends(n, u, c, Opcode::decrease_indexing_counter, B, 1);
+            }
+        CHECK(n.count(Opcode::barrier_depart_global) == 0);
+        CHECK(n.errors.empty());
+        CHECK(n.counters_zero());
+        CHECK(n.tables_empty());
+    }
+    SECTION("one-level: kAllWaiters converts every waiter of the SE, not one") {
+        SeNetwork n = misar_net({64, 64, 0}, 2);
+        const uint64_t B = SeNetwork::var(0, 0); // 4 participants of 6: one-level
+        core_sends(n, 1, 0, Opcode::barrier_wait_local_across_units, B, 4);
+        core_sends(n, 1, 1, Opcode::barrier_wait_local_across_units, B, 4);
+        REQUIRE(n.deliver(se_ep(1), se_ep(0)));
+        REQUIRE(n.deliver(se_ep(1), se_ep(0)));
+        CHECK(n.ses[0].table().find(B)->state.info == 2);
+        core_sends(n, 2, 1, Opcode::barrier_wait_local_across_units, B, 4);
+        REQUIRE(n.deliver(se_ep(2), se_ep(0)));
+        REQUIRE(n.deliver(se_ep(0), se_ep(1)));
+        CHECK(n.log.back().msg.info ==
+              abort_info::make(Opcode::barrier_wait_global, abort_info::kAllWaiters));
+        CHECK(n.ses[1].table().find(B) == nullptr);
+        CHECK(n.ses[1].counters().value(B) == 2);
+        n.run();
+        CHECK(n.count(Opcode::barrier_wait_overflow) == 3);
+        CHECK(n.ses[0].counters().value(B) == 3);
+        CHECK(n.errors.empty());
+    }
+}
