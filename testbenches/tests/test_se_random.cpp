@@ -410,7 +410,7 @@ SeParams se_params(unsigned st, unsigned counters) {
 
 struct ModeTotals {
     unsigned runs = 0, aborts = 0, spurious = 0, retries = 0, diverted = 0;
-    uint64_t forwarded = 0, memory_writes = 0;
+    uint64_t forwarded = 0, memory_writes = 0, evictions = 0;
 };
 
 ModeTotals run_scenarios(bool barriers, SeOrganization org = SeOrganization::hierarchical,
@@ -443,7 +443,10 @@ ModeTotals run_scenarios(bool barriers, SeOrganization org = SeOrganization::hie
                 t.spurious += ck.spurious;
                 t.retries += ck.retries;
                 t.diverted += ck.diverted;
-                for (const auto& se : ck.m_net.ses) t.forwarded += se.stats().forwarded_to_server;
+                for (const auto& se : ck.m_net.ses) {
+                    t.forwarded += se.stats().forwarded_to_server;
+                    t.evictions += se.stats().evictions;
+                }
                 for (const auto& mem : ck.m_net.memories) t.memory_writes += mem.writes;
             }
     CHECK(t.runs == 15 * seeds);
@@ -486,6 +489,8 @@ TEST_CASE("abort overflow: random programs of locks and semaphores and condition
 
 TEST_CASE("abort overflow: random programs of barriers and locks with a fallback server", "[se][random][misar]") {
     const ModeTotals t = run_scenarios(true, SeOrganization::hierarchical, OverflowPolicy::abort);
+    INFO("diverted " << t.diverted << " retries " << t.retries << " evictions " << t.evictions);
     CHECK(t.diverted > 0);
+    CHECK(t.evictions > 0);
     CHECK(t.memory_writes == 0);
 }
