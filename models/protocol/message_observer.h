@@ -14,6 +14,8 @@ public:
     virtual void on_processed(unsigned se, const Message& msg, const sc_core::sc_time& arrival,
                               const sc_core::sc_time& start) = 0;
     /// An SE emits `msg` towards a core (to_core) or another SE at `when`.
+    /// `dest` is Outgoing::id: the core's local ID (flat organization: its
+    /// flat index), the SE, or for a fallback server (to_core true) its unit.
     virtual void on_emitted(unsigned se, const Message& msg, bool to_core, unsigned dest,
                             const sc_core::sc_time& when) = 0;
 };

@@ -114,4 +114,30 @@ Opcode grant_of(Opcode request) {
     }
 }
 
+Opcode local_opcode_of(Opcode request) {
+    switch (request) {
+    case Opcode::lock_acquire_global: case Opcode::lock_acquire_overflow: return Opcode::lock_acquire_local;
+    case Opcode::lock_release_global: case Opcode::lock_release_overflow: return Opcode::lock_release_local;
+    case Opcode::barrier_wait_global: case Opcode::barrier_wait_overflow:
+        return Opcode::barrier_wait_local_across_units;
+    case Opcode::sem_wait_global: case Opcode::sem_wait_overflow: return Opcode::sem_wait_local;
+    case Opcode::sem_post_global: case Opcode::sem_post_overflow: return Opcode::sem_post_local;
+    case Opcode::cond_wait_global: case Opcode::cond_wait_overflow: return Opcode::cond_wait_local;
+    case Opcode::cond_signal_global: case Opcode::cond_signal_overflow: return Opcode::cond_signal_local;
+    case Opcode::cond_broad_global: case Opcode::cond_broad_overflow: return Opcode::cond_broad_local;
+    default: return request;
+    }
+}
+
+Opcode overflow_opcode_of(Opcode request) {
+    switch (request) {
+    case Opcode::lock_acquire_local: case Opcode::lock_acquire_global: return Opcode::lock_acquire_overflow;
+    case Opcode::barrier_wait_local_within_unit: case Opcode::barrier_wait_local_across_units:
+    case Opcode::barrier_wait_global: return Opcode::barrier_wait_overflow;
+    case Opcode::sem_wait_local: case Opcode::sem_wait_global: return Opcode::sem_wait_overflow;
+    case Opcode::cond_wait_local: case Opcode::cond_wait_global: return Opcode::cond_wait_overflow;
+    default: return request;
+    }
+}
+
 } // namespace syncron

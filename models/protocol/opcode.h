@@ -86,6 +86,17 @@ bool is_sync_request(Opcode op);
 /// opcode itself for anything else.
 Opcode grant_of(Opcode request);
 
+/// The same request at the local level, the opcode a core sends
+/// (lock_acquire_global / _overflow -> lock_acquire_local, sem_post_global ->
+/// sem_post_local, ...). Barrier waits of the global and overflow levels map
+/// to barrier_wait_local_across_units (the level does not say which barrier
+/// a core waited at). Anything else: the opcode itself.
+Opcode local_opcode_of(Opcode request);
+/// The acquire-type request at the overflow level, as a local SE redirects it
+/// (lock_acquire_local -> lock_acquire_overflow, both barrier waits ->
+/// barrier_wait_overflow, ...). Anything else: the opcode itself.
+Opcode overflow_opcode_of(Opcode request);
+
 /// MessageInfo of an abort_* message: the aborted request's opcode in bits
 /// 0..7 and two flags.
 namespace abort_info {
@@ -96,6 +107,10 @@ inline constexpr uint64_t kRetry = 1u << 8;
 /// cond_wait only: the SE had already released the associated lock for the
 /// core before the abort; the core must re-acquire it.
 inline constexpr uint64_t kLockReleased = 1u << 9;
+/// abort_global only (SE to SE, never seen by a core): the Master SE moved a
+/// barrier to software and aborts every waiter the SE registered with it,
+/// not only the one request the message answers (docs/protocol.md).
+inline constexpr uint64_t kAllWaiters = 1u << 10;
 inline uint64_t make(Opcode aborted, uint64_t flags = 0) { return static_cast<uint8_t>(aborted) | flags; }
 inline Opcode aborted(uint64_t info) { return static_cast<Opcode>(info & 0xffu); }
 } // namespace abort_info

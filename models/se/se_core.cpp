@@ -16,6 +16,9 @@ constexpr uint64_t kWholeSe = 1ull << 62;
 /// MessageInfo of a cond_signal_global that only withdraws an SE's
 /// registration (the field is otherwise unused by signals).
 constexpr uint64_t kCondWithdraw = 1;
+/// Abort policy: MessageInfo bit 63 of a cond_wait_overflow a local SE re-sends
+/// for a registered waiter (abort_global): the lock was already released.
+constexpr uint64_t kCondLockReleased = 1ull << 63;
 
 int32_t sem_delta(uint64_t info) { return static_cast<int32_t>(info & 0xffffffffu); }
 uint32_t sem_init(uint64_t info) { return static_cast<uint32_t>((info >> 32) & 0x7fffffffu); }
@@ -23,6 +26,14 @@ bool sem_known(uint64_t info) { return (info >> 63) & 1u; }
 uint64_t sem_pack(int32_t delta, uint32_t init, bool known) {
     return (uint64_t(static_cast<uint32_t>(delta))) | (uint64_t(init & 0x7fffffffu) << 32) |
            (known ? kValid : 0);
+}
+
+/// Abort policy: a diverted cond_wait never reaches the software server (the
+/// core treats the abort as a spurious wake-up), so it is never counted.
+bool counted_in_software(Opcode acquire) { return primitive_of(acquire) != Primitive::condvar; }
+
+bool is_sem_post(Opcode op) {
+    return op == Opcode::sem_post_local || op == Opcode::sem_post_global || op == Opcode::sem_post_overflow;
 }
 
 std::string hex(uint64_t v) {
@@ -64,14 +75,20 @@ struct SeCore::Who {
 
 SeCore::SeCore(unsigned unit, const SeParams& params, SeTopology topology, SyncVarMemory* memory)
     : m_unit(unit), m_params(params), m_topo(std::move(topology)), m_memory(memory),
-      m_st(params.st_entries, m_topo.cores_per_unit, m_topo.units),
-      m_counters(params.indexing_counters), m_layout(m_topo.units, m_topo.cores_per_unit) {
+      m_st(params.st_entries, m_topo.own_cores(), m_topo.units),
+      m_counters(params.indexing_counters),
+      m_layout(m_topo.units, m_topo.cores_per_unit, m_topo.organization == SeOrganization::flat),
+      m_flat(m_topo.organization == SeOrganization::flat), m_abort(m_topo.overflow == OverflowPolicy::abort) {
     if (!m_topo.home_unit) throw std::invalid_argument("SeCore: topology has no home_unit function");
     if (params.indexing_counters == 0) throw std::invalid_argument("SeCore: se.indexing_counters must be at least 1");
     if (m_topo.units == 0 || m_topo.cores_per_unit == 0)
         throw std::invalid_argument("SeCore: the topology needs at least one unit and one core per unit");
     if (m_topo.client_cores.size() != m_topo.units)
         throw std::invalid_argument("SeCore: client_cores must list one count per unit");
+    if (m_abort && m_flat)
+        throw std::invalid_argument("SeCore: the abort overflow policy is defined for the hierarchical organization only");
+    if (m_abort && !m_topo.fallback_server)
+        throw std::invalid_argument("SeCore: the abort overflow policy needs a fallback_server function");
 }
 
 // ---------------------------------------------------------------- validation
@@ -82,20 +99,28 @@ std::string SeCore::validate(const Message& m) const {
     const unsigned home = m_topo.home_unit(m.addr);
     if (home >= m_topo.units)
         return "variable address " + hex(m.addr) + " is not in the memory of any unit";
+    if (m_flat) return validate_flat(m, home);
     const Level lv = level_of(m.op);
     const bool master = home == m_unit;
-    if ((lv == Level::local || lv == Level::overflow) && m.core >= m_topo.cores_per_unit)
+    const bool decrease = m.op == Opcode::decrease_indexing_counter;
+    // Abort policy: the fallback server reports to the Master SE (any `se`),
+    // a core to its own non-Master SE (docs/protocol.md).
+    const bool server_report = m_abort && decrease && master;
+    const bool core_report = m_abort && decrease && !master;
+    if ((lv == Level::local || lv == Level::overflow || core_report) && m.core >= m_topo.cores_per_unit)
         return "core ID " + std::to_string(m.core) + " out of range (unit has " +
                std::to_string(m_topo.cores_per_unit) + " cores)";
-    if ((lv == Level::global || lv == Level::overflow || m.op == Opcode::decrease_indexing_counter) &&
-        m.se >= m_topo.units)
+    if ((lv == Level::global || lv == Level::overflow || (decrease && !server_report)) && m.se >= m_topo.units)
         return "SE ID " + std::to_string(m.se) + " out of range (" + std::to_string(m_topo.units) + " SEs)";
     if (lv == Level::local && !is_core_request(m.op))
         return std::string(to_string(m.op)) + " is sent by an SE to a core, not to an SE";
+    if (!m_abort && (m.op == Opcode::abort_global || m.op == Opcode::abort_overflow))
+        return std::string(to_string(m.op)) + " is only used by the abort overflow policy";
     const auto where = [&] {
         return " (variable " + hex(m.addr) + ", Master SE " + std::to_string(home) + ", this SE " +
                std::to_string(m_unit) + ")";
     };
+    if (server_report) return {};
     switch (m.op) {
     // requests that only the Master SE serves
     case Opcode::lock_acquire_global: case Opcode::lock_release_global:
@@ -113,6 +138,7 @@ std::string SeCore::validate(const Message& m) const {
     case Opcode::lock_grant_overflow: case Opcode::barrier_departure_overflow:
     case Opcode::sem_grant_overflow: case Opcode::cond_grant_overflow:
     case Opcode::decrease_indexing_counter:
+    case Opcode::abort_global: case Opcode::abort_overflow:
         if (master) return std::string(to_string(m.op)) + " is sent by the Master SE, not to it" + where();
         if (m.se != m_unit)
             return std::string(to_string(m.op)) + " addressed to SE " + std::to_string(m.se) + where();
@@ -123,6 +149,23 @@ std::string SeCore::validate(const Message& m) const {
         break;
     default: break;
     }
+    return {};
+}
+
+std::string SeCore::validate_flat(const Message& m, unsigned home) const {
+    // Flat organization: cores talk to the Master SE of the variable directly,
+    // with local-level requests naming the core by its flat index.
+    const std::string op(to_string(m.op));
+    if (level_of(m.op) != Level::local)
+        return "flat: " + op + " has no place in the flat organization (cores send local-level requests "
+               "straight to the Master SE; there are no global or overflow messages)";
+    if (!is_core_request(m.op)) return op + " is sent by an SE to a core, not to an SE";
+    if (m.core >= m_topo.own_cores())
+        return "core ID " + std::to_string(m.core) + " out of range (flat: " + std::to_string(m_topo.own_cores()) +
+               " cores, flat index = unit * " + std::to_string(m_topo.cores_per_unit) + " + local ID)";
+    if (home != m_unit)
+        return "flat: requests go to the Master SE of the variable (variable " + hex(m.addr) + ", Master SE " +
+               std::to_string(home) + ", this SE " + std::to_string(m_unit) + ")";
     return {};
 }
 
@@ -159,14 +202,18 @@ void SeCore::process(const Message& m, SeResult& r) {
             fail(r, m, "decrease_indexing_counter below zero");
         return;
     }
-    if (is_master_of(m.addr))
-        master_side(m, r);
-    else
+    if (!is_master_of(m.addr))
         local_side(m, r);
+    else if (m_abort)
+        master_abort_side(m, r);
+    else
+        master_side(m, r);
 }
 
 void SeCore::to_core(unsigned core, Opcode op, uint64_t addr, uint64_t info, SeResult& r) {
-    Message msg{addr, op, static_cast<uint16_t>(core), static_cast<uint16_t>(m_unit), info};
+    // Flat: `core` is the flat index and the message names the core's unit.
+    const unsigned unit = m_flat ? core / m_topo.cores_per_unit : m_unit;
+    Message msg{addr, op, static_cast<uint16_t>(core), static_cast<uint16_t>(unit), info};
     r.out.push_back({Outgoing::Dest::core, static_cast<uint16_t>(core), msg});
     ++m_stats.sent[static_cast<unsigned>(op)];
 }
@@ -183,11 +230,21 @@ void SeCore::to_se(unsigned se, Opcode op, uint64_t addr, uint64_t info, unsigne
 void SeCore::release_lock_for(uint64_t lock, unsigned core, SeResult& r) {
     // cond_wait releases the core's lock inside the SE: the SPU handles one
     // more message, exactly as if the core had sent lock_release_local.
-    Message rel{lock, Opcode::lock_release_local, static_cast<uint16_t>(core),
-                static_cast<uint16_t>(m_unit), 0};
+    const unsigned core_unit = m_flat ? core / m_topo.cores_per_unit : m_unit;
+    Message rel{lock, Opcode::lock_release_local, static_cast<uint16_t>(core), static_cast<uint16_t>(core_unit), 0};
+    ++m_stats.internal_messages;
+    if (m_flat) {
+        const unsigned home = m_topo.home_unit(lock);
+        if (home < m_topo.units && home != m_unit) {
+            // Flat, lock homed elsewhere: its Master SE gets the core's
+            // release (same message as the core's own), no SPU slot here.
+            r.out.push_back({Outgoing::Dest::se, static_cast<uint16_t>(home), rel});
+            ++m_stats.sent[static_cast<unsigned>(rel.op)];
+            return;
+        }
+    }
     const std::string why = validate(rel);
     ++r.cost.messages;
-    ++m_stats.internal_messages;
     if (!why.empty()) {
         fail(r, rel, "cond_wait with an invalid lock: " + why);
         return;
@@ -208,6 +265,7 @@ void SeCore::local_side(const Message& m, SeResult& r) {
         case Opcode::sem_grant_overflow: to_core(m.core, Opcode::sem_grant_local, m.addr, 0, r); break;
         case Opcode::cond_grant_overflow: to_core(m.core, Opcode::cond_grant_local, m.addr, 0, r); break;
         case Opcode::barrier_departure_overflow: to_core(m.core, Opcode::barrier_depart_local, m.addr, 0, r); break;
+        case Opcode::abort_overflow: local_abort_overflow(m, r); break;
         default: fail(r, m, "unexpected overflow message at a non-Master SE");
         }
         r.cost.overflow = true;
@@ -215,6 +273,13 @@ void SeCore::local_side(const Message& m, SeResult& r) {
     }
 
     if (lv == Level::global) { // replies of the Master SE to this SE's global requests
+        if (m.op == Opcode::abort_global) {
+            r.cost.overflow = true;
+            // No entry: nothing waits here any more (one-level barriers may
+            // get one abort per forwarded arrival, withdrawn registrations).
+            if (e) local_abort_global(*e, m, r);
+            return;
+        }
         if (!e) {
             if (m.op == Opcode::cond_grant_global) { // registration already withdrawn: pass it on
                 to_se(m_topo.home_unit(m.addr), Opcode::cond_signal_global, m.addr, 0, 0, r);
@@ -263,26 +328,40 @@ void SeCore::redirect_overflow(const Message& m, SeResult& r) {
     // §4.3 case 2: this SE's ST cannot hold the variable; the Master SE keeps
     // the core's request in syncronVar. The counter stays raised until the
     // Master SE's decrease_indexing_counter.
-    Opcode op;
-    switch (m.op) {
-    case Opcode::lock_acquire_local: op = Opcode::lock_acquire_overflow; break;
-    case Opcode::barrier_wait_local_within_unit:
-    case Opcode::barrier_wait_local_across_units: op = Opcode::barrier_wait_overflow; break;
-    case Opcode::sem_wait_local: op = Opcode::sem_wait_overflow; break;
-    case Opcode::cond_wait_local: op = Opcode::cond_wait_overflow; break;
-    default: fail(r, m, "cannot redirect"); return;
+    // Abort policy (L2): the Master SE serves the request in software or
+    // aborts it; the counter stays raised until the core's decrease (or a
+    // retry undoes it); a cond_wait is never counted and keeps its lock.
+    const Opcode op = overflow_opcode_of(m.op);
+    if (op == m.op || level_of(op) != Level::overflow) {
+        fail(r, m, "cannot redirect");
+        return;
     }
-    m_counters.increment(m.addr);
+    if (!m_abort || counted_in_software(m.op)) m_counters.increment(m.addr);
     ++m_stats.overflow_requests;
     r.cost.overflow = true;
     to_se(m_topo.home_unit(m.addr), op, m.addr, m.info, m.core, r);
-    if (m.op == Opcode::cond_wait_local) release_lock_for(m.info, m.core, r);
+    if (m.op == Opcode::cond_wait_local && !m_abort) release_lock_for(m.info, m.core, r);
 }
 
 void SeCore::release_type_without_entry(const Message& m, SeResult& r) {
     // Release-type requests never allocate an entry at a local SE: with no
     // entry, the variable's state is at the Master SE.
     const unsigned master = m_topo.home_unit(m.addr);
+    if (m_abort) {
+        // Abort policy (L3): the Master SE decides (hardware, software or an
+        // error); the message names the core so a forward keeps its identity.
+        Opcode op;
+        switch (m.op) {
+        case Opcode::lock_release_local: op = Opcode::lock_release_overflow; break;
+        case Opcode::sem_post_local: op = Opcode::sem_post_global; break;
+        case Opcode::cond_signal_local: op = Opcode::cond_signal_global; break;
+        case Opcode::cond_broad_local: op = Opcode::cond_broad_global; break;
+        default: fail(r, m, "unexpected release-type message"); return;
+        }
+        if (op == Opcode::lock_release_overflow) ++m_stats.overflow_requests, r.cost.overflow = true;
+        to_se(master, op, m.addr, 0, m.core, r);
+        return;
+    }
     ++r.cost.counter_accesses;
     const bool overflowed = m_counters.value(m.addr) > 0;
     switch (m.op) {
@@ -409,11 +488,13 @@ void SeCore::local_barrier(StEntry& e, const Message& m, SeResult& r) {
     case Opcode::barrier_wait_local_within_unit:
         if (s.local.test(m.core)) { fail(r, m, "core already waits at this barrier"); return; }
         s.local.set(m.core);
+        s.request_info = m.info;
         if (++s.info >= m.info) depart_all(); // every participant is in this unit
         return;
     case Opcode::barrier_wait_local_across_units: {
         if (s.local.test(m.core)) { fail(r, m, "core already waits at this barrier"); return; }
         s.local.set(m.core);
+        s.request_info = m.info;
         ++s.info;
         const bool two_level = m.info == m_topo.total_client_cores();
         if (!two_level) { // one-level rule: forward every arrival to the Master SE
@@ -528,6 +609,221 @@ void SeCore::local_cond(StEntry& e, const Message& m, SeResult& r) {
     free_if(e, s.local.none() && !s.pending, r);
 }
 
+// ---------------------------------------------------------------- abort policy, local SE
+
+void SeCore::local_abort_global(StEntry& e, const Message& m, SeResult& r) {
+    // L1: the Master SE did not take this SE's request as a whole. Each core
+    // it stood for becomes an individual redirect (counted here like an L2
+    // redirect), so the Master SE decides per core: software, or retry.
+    VarState& s = e.state;
+    const Opcode aborted = abort_info::aborted(m.info);
+    if (!is_acquire_type(aborted) || primitive_of(aborted) != s.kind) {
+        fail(r, m, "abort_global for a different primitive than the ST entry holds");
+        return;
+    }
+    if (s.kind == Primitive::lock && (s.info & kValid)) {
+        fail(r, m, "abort_global while this SE holds the lock for its unit");
+        return;
+    }
+    const unsigned master = m_topo.home_unit(m.addr);
+    const Opcode redirect = overflow_opcode_of(aborted);
+    uint64_t info = 0;
+    switch (s.kind) {
+    case Primitive::barrier: info = s.request_info; break;                   // initial cores
+    case Primitive::semaphore: info = s.info; break;                         // initial resources
+    case Primitive::condvar: info = s.info | kCondLockReleased; break;       // lock, released at registration
+    default: break;
+    }
+    const auto convert = [&](unsigned c) {
+        s.local.reset(c);
+        if (counted_in_software(aborted)) {
+            m_counters.increment(m.addr);
+            ++r.cost.counter_accesses;
+        }
+        ++m_stats.overflow_requests;
+        to_se(master, redirect, m.addr, info, c, r);
+    };
+    // A one-level barrier forwards every arrival: the abort stands for one of
+    // them (waiting cores are interchangeable), the others may be counted in
+    // hardware. Otherwise the aborted request stood for every local waiter.
+    const bool one_arrival = s.kind == Primitive::barrier && s.request_info != m_topo.total_client_cores() &&
+                             !(m.info & abort_info::kAllWaiters);
+    if (one_arrival) {
+        const auto c = s.local.find_first();
+        if (c != BitList::npos) {
+            convert(static_cast<unsigned>(c));
+            if (s.info > 0) --s.info;
+        }
+    } else {
+        for (auto c = s.local.find_first(); c != BitList::npos; c = s.local.find_next(c))
+            convert(static_cast<unsigned>(c));
+        if (s.kind == Primitive::barrier) s.info = 0;
+    }
+    if (s.local.none()) {
+        s.pending = false;
+        free_if(e, true, r);
+    }
+}
+
+void SeCore::local_abort_overflow(const Message& m, SeResult& r) {
+    // L4: the Master SE aborted a redirected request of one of this unit's
+    // cores. A retry was not counted into software: undo this SE's increment.
+    const Opcode aborted = abort_info::aborted(m.info);
+    if (!is_acquire_type(aborted)) {
+        fail(r, m, "abort_overflow for a request that is not acquire-type");
+        return;
+    }
+    const uint64_t flags = m.info & (abort_info::kRetry | abort_info::kLockReleased);
+    if ((m.info & abort_info::kRetry) && counted_in_software(aborted)) {
+        ++r.cost.counter_accesses;
+        if (!m_counters.decrement(m.addr)) {
+            fail(r, m, "abort_overflow with kRetry but the indexing counter is zero");
+            return;
+        }
+    }
+    to_core(m.core, Opcode::abort_local, m.addr, abort_info::make(local_opcode_of(aborted), flags), r);
+}
+
+// ---------------------------------------------------------------- abort policy, Master SE
+
+void SeCore::master_abort_side(const Message& m, SeResult& r) {
+    // Rules M1..M3 of docs/protocol.md ("MiSAR-style abort overflow"): a
+    // variable is in hardware while it has an ST entry, in software while it
+    // has none and its indexing counter is above zero, never both.
+    ++r.cost.st_accesses;
+    StEntry* e = m_st.find(m.addr);
+    const Level lv = level_of(m.op);
+    const bool acquire = is_acquire_type(m.op);
+    const auto serve_new_entry = [&] {
+        StEntry& ne = m_st.allocate(m.addr, primitive_of(m.op));
+        ++r.cost.st_accesses;
+        master_logic(ne.state, m, r);
+        free_if(ne, master_idle(ne.state) || !r.ok(), r);
+    };
+
+    if (e && e->state.kind != primitive_of(m.op)) {
+        fail(r, m, "ST entry holds a different primitive");
+        return;
+    }
+    if (e) { // M1: in hardware
+        if (lv == Level::overflow && acquire) {
+            if (e->state.kind == Primitive::barrier) { // a retried arrival could wait forever
+                evict_barrier(*e, m, r);
+                return;
+            }
+            // The entry has no per-core list for another unit's core: retry.
+            uint64_t flags = abort_info::kRetry;
+            if (m.op == Opcode::cond_wait_overflow && (m.info & kCondLockReleased)) flags |= abort_info::kLockReleased;
+            ++m_stats.retries;
+            ++m_stats.overflow_requests;
+            r.cost.overflow = true;
+            to_se(m.se, Opcode::abort_overflow, m.addr, abort_info::make(m.op, flags), m.core, r);
+            return;
+        }
+        master_logic(e->state, m, r);
+        if (r.ok()) free_if(*e, master_idle(e->state), r);
+        return;
+    }
+    ++r.cost.counter_accesses;
+    const bool software = m_counters.value(m.addr) > 0;
+    if (acquire) {
+        if (lv != Level::overflow && !software && !m_st.full()) { // M3: enters hardware
+            serve_new_entry();
+            return;
+        }
+        ++m_stats.overflow_requests;
+        r.cost.overflow = true;
+        if (lv == Level::global) { // that SE turns its waiters into redirects (counted then)
+            to_se(m.se, Opcode::abort_global, m.addr, abort_info::make(m.op), 0, r);
+            return;
+        }
+        divert(m, r);
+        return;
+    }
+    if (m.op == Opcode::cond_signal_global && (m.info & kCondWithdraw)) return; // withdrawal only
+    if (software) { // M2
+        forward_to_server(m, r);
+        return;
+    }
+    // M3, release-type: as in hardware; a post the ST cannot hold starts software.
+    if (!is_sem_post(m.op)) {
+        if (primitive_of(m.op) == Primitive::lock) fail(r, m, "release of a lock that is not held");
+        return; // a signal or broadcast with no waiter has no effect
+    }
+    if (!m_st.full())
+        serve_new_entry();
+    else
+        forward_to_server(m, r);
+}
+
+void SeCore::count_into_software(uint64_t addr, SeResult& r) {
+    if (m_counters.value(addr) == 0) ++m_stats.overflow_episodes;
+    m_counters.increment(addr);
+    ++r.cost.counter_accesses;
+}
+
+void SeCore::divert(const Message& m, SeResult& r) {
+    // An acquire-type request of one core that hardware will not serve: the
+    // core uses the fallback server (counted until the server reports it),
+    // or, for cond_wait, takes a spurious wake-up (not counted).
+    if (counted_in_software(m.op)) {
+        count_into_software(m.addr, r);
+        ++m_stats.diverted;
+    }
+    if (level_of(m.op) == Level::local) {
+        // An own core keeps its lock on an aborted cond_wait.
+        to_core(m.core, Opcode::abort_local, m.addr, abort_info::make(m.op), r);
+        return;
+    }
+    uint64_t flags = 0;
+    if (m.op == Opcode::cond_wait_overflow && (m.info & kCondLockReleased)) flags |= abort_info::kLockReleased;
+    to_se(m.se, Opcode::abort_overflow, m.addr, abort_info::make(m.op, flags), m.core, r);
+}
+
+void SeCore::evict_barrier(StEntry& e, const Message& m, SeResult& r) {
+    // A core of another unit arrives at a barrier this SE counts in hardware.
+    // Its own SE has no room, and a retry may never find any (its entries can
+    // wait on this very core), so the whole epoch moves to software: every
+    // arrival counted here is aborted and re-sent per core, then the
+    // redirect itself is diverted.
+    VarState& s = e.state;
+    ++m_stats.evictions;
+    ++m_stats.overflow_requests;
+    r.cost.overflow = true;
+    for (auto c = s.local.find_first(); c != BitList::npos; c = s.local.find_next(c)) {
+        count_into_software(m.addr, r);
+        ++m_stats.diverted;
+        to_core(static_cast<unsigned>(c), Opcode::abort_local, m.addr,
+                abort_info::make(Opcode::barrier_wait_local_across_units), r);
+    }
+    for (unsigned se = 0; se < m_topo.units; ++se)
+        if (s.global.test(se))
+            to_se(se, Opcode::abort_global, m.addr,
+                  abort_info::make(Opcode::barrier_wait_global, abort_info::kAllWaiters), 0, r);
+    m_st.release(e);
+    ++r.cost.st_accesses;
+    divert(m, r);
+}
+
+void SeCore::forward_to_server(const Message& m, SeResult& r) {
+    // The variable's state is at the fallback server: hand it the release as
+    // the originating core's local-level request (flat index, its unit).
+    const unsigned server = m_topo.fallback_server(m.addr);
+    if (server >= m_topo.units) {
+        fail(r, m, "fallback_server names unit " + std::to_string(server) + " of " + std::to_string(m_topo.units));
+        return;
+    }
+    const unsigned unit = level_of(m.op) == Level::local ? m_unit : m.se;
+    const Message fwd{m.addr, local_opcode_of(m.op), static_cast<uint16_t>(m_topo.flat_index(unit, m.core)),
+                      static_cast<uint16_t>(unit), m.info};
+    count_into_software(m.addr, r);
+    ++m_stats.forwarded_to_server;
+    ++m_stats.overflow_requests;
+    r.cost.overflow = true;
+    r.out.push_back({Outgoing::Dest::server, static_cast<uint16_t>(server), fwd});
+    ++m_stats.sent[static_cast<unsigned>(fwd.op)];
+}
+
 // ---------------------------------------------------------------- Master SE
 
 void SeCore::master_side(const Message& m, SeResult& r) {
@@ -599,7 +895,7 @@ void SeCore::memory_side(const Message& m, SeResult& r, bool preloaded) {
         ++r.cost.mem_reads;
         const bool active = m_layout.decode(m_image, m_unit, kind, m_scratch);
         if (!active) { // the variable starts being served from memory
-            m_scratch.reset(kind, m_topo.cores_per_unit, m_topo.units);
+            m_scratch.reset(kind, m_topo.own_cores(), m_topo.units);
             m_scratch.remote.assign(m_topo.units, BitList(m_topo.cores_per_unit));
             m_scratch.overflow_acquires.assign(m_topo.units, 0);
             m_counters.increment(m.addr);
@@ -740,7 +1036,9 @@ void SeCore::master_lock(VarState& s, const Message& m, const Who& w, SeResult& 
         reply(to, Opcode::lock_grant_local, Opcode::lock_grant_global, Opcode::lock_grant_overflow, m.addr, r);
     };
     if (is_acquire_type(m.op)) {
-        if (waiting(s, w) || s.info == w.owner_code(m_unit)) {
+        // Flat: a holder's release sent by another SE's cond_wait may arrive
+        // after the holder's next acquire; the acquire queues behind it.
+        if (waiting(s, w) || (s.info == w.owner_code(m_unit) && !m_flat)) {
             fail(r, m, w.describe() + " already holds or waits for this lock");
             return;
         }
@@ -902,6 +1200,10 @@ bool SeCore::snapshot(uint64_t addr, Primitive kind, const std::vector<uint8_t>*
             // A local SE stores its own core; the Master SE the global owner.
             out.owner_se = is_master_of(addr) ? unsigned((s->info >> 16) & 0xffff) : m_unit;
             out.owner_core = unsigned(s->info & 0xffff);
+            if (m_flat) { // the owner is a flat index
+                out.owner_se = out.owner_core / m_topo.cores_per_unit;
+                out.owner_core %= m_topo.cores_per_unit;
+            }
         }
         break;
     case Primitive::barrier: out.count = s->info; break;

@@ -120,7 +120,13 @@ void SeModule::trace_arrival(const tlm::tlm_generic_payload& t, const Message& m
         r.src = ext->src;
         r.sent = ext->sent;
     } else { // a plain payload: the sender follows from the message
-        r.src = level_of(msg.op) == Level::local ? Endpoint::core(m_unit, msg.core) : Endpoint::se(msg.se);
+        const unsigned cpu = m_core.topology().cores_per_unit;
+        if (level_of(msg.op) != Level::local)
+            r.src = Endpoint::se(msg.se);
+        else if (m_core.flat()) // flat: CoreID is the flat index
+            r.src = Endpoint::core(msg.core / cpu, msg.core % cpu);
+        else
+            r.src = Endpoint::core(m_unit, msg.core);
         r.sent = arrived;
     }
     m_trace->on_message(r);
@@ -154,7 +160,7 @@ void SeModule::trace_service(const Message& msg, const sc_time& arrival, const s
         if (!m_core.snapshot(v, kind, have ? &image : nullptr, snap)) {
             snap.addr = v; // nothing held: free, nobody waiting
             snap.kind = kind;
-            snap.local.assign(m_core.topology().cores_per_unit, '0');
+            snap.local.assign(m_core.topology().own_cores(), '0');
             snap.global.assign(m_core.topology().units, '0');
         }
         r.vars.push_back(std::move(snap));
@@ -244,13 +250,23 @@ void SeModule::spu() {
     }
 }
 
+uint64_t SeModule::destination_address(const Outgoing& o) const {
+    const SeTopology& topo = m_core.topology();
+    switch (o.dest) {
+    case Outgoing::Dest::core: // flat: the id is the core's flat index, any unit
+        return m_core.flat() ? m_map.mailbox_address(o.id / topo.cores_per_unit, o.id % topo.cores_per_unit)
+                             : m_map.mailbox_address(m_unit, o.id);
+    case Outgoing::Dest::server: // the fallback server core of unit `id`
+        return m_map.mailbox_address(o.id, topo.server_core(o.id));
+    default: return m_map.se_address(o.id);
+    }
+}
+
 void SeModule::fill_message(tlm::tlm_generic_payload& t, const Outgoing& o, uint8_t* data) const {
-    const bool to_core = o.dest == Outgoing::Dest::core;
     std::array<uint8_t, kWireBytes> bytes{};
     if (m_wire_ok && fits(o.msg, m_layout)) bytes = pack(o.msg, m_layout);
     std::copy(bytes.begin(), bytes.end(), data);
-    fill_payload(t, tlm::TLM_WRITE_COMMAND, to_core ? m_map.mailbox_address(m_unit, o.id) : m_map.se_address(o.id),
-                 data, kWireBytes);
+    fill_payload(t, tlm::TLM_WRITE_COMMAND, destination_address(o), data, kWireBytes);
 }
 
 void SeModule::report_delivery_error(const tlm::tlm_generic_payload& t) const {
@@ -261,8 +277,11 @@ void SeModule::report_delivery_error(const tlm::tlm_generic_payload& t) const {
 }
 
 void SeModule::emit(const Outgoing& o, const sc_time& delay) {
+    // Replies to cores leave on to_cores; messages to SEs and to a fallback
+    // server core (reached through the crossbar and links) on to_ses.
     const bool to_core = o.dest == Outgoing::Dest::core;
-    for (auto* obs : m_observers) obs->on_emitted(m_unit, o.msg, to_core, o.id, sc_core::sc_time_stamp() + delay);
+    for (auto* obs : m_observers)
+        obs->on_emitted(m_unit, o.msg, o.dest != Outgoing::Dest::se, o.id, sc_core::sc_time_stamp() + delay);
     if (m_timing == Timing::at) {
         tlm::tlm_generic_payload& t = m_pool.acquire();
         fill_message(t, o, t.get_data_ptr());

@@ -4,7 +4,8 @@
 // SyncronExtension), wait in the SPU's message buffer, and are processed one
 // at a time: cycles_per_message SPU cycles, plus ST and indexing-counter
 // accesses, plus the real latency of syncronVar accesses on `to_mem`.
-// Replies leave on `to_cores` (core mailboxes) and `to_ses` (other SEs).
+// Replies leave on `to_cores` (core mailboxes) and `to_ses` (other SEs and,
+// with the abort overflow policy, the fallback server cores' mailboxes).
 // Usable alone: any initiator that writes messages to `in` and a target that
 // receives the replies are enough (see docs/se.md).
 // Both timing styles at once on `in` (b_transport or 4-phase nb_transport);
@@ -99,6 +100,9 @@ private:
     void write(uint64_t addr, const uint8_t* data, unsigned len) override;
     void mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
     void fill_message(tlm::tlm_generic_payload& t, const Outgoing& o, uint8_t* data) const;
+    /// MMIO address of an outgoing message's receiver: a core mailbox
+    /// (flat: of any unit), an SE port, or a fallback server's mailbox.
+    uint64_t destination_address(const Outgoing& o) const;
     void report_delivery_error(const tlm::tlm_generic_payload& t) const;
 
     // AT target side of `in`.

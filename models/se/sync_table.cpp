@@ -4,8 +4,8 @@
 
 namespace syncron {
 
-SyncTable::SyncTable(unsigned entries, unsigned cores_per_unit, unsigned units)
-    : m_entries(entries), m_cores(cores_per_unit), m_units(units) {
+SyncTable::SyncTable(unsigned entries, unsigned own_cores, unsigned units)
+    : m_entries(entries), m_cores(own_cores), m_units(units) {
     m_free.reserve(entries);
     for (unsigned i = entries; i-- > 0;) m_free.push_back(i);
     m_index.reserve(entries * 2);

@@ -18,7 +18,11 @@ struct StEntry {
 
 class SyncTable {
 public:
-    SyncTable(unsigned entries, unsigned cores_per_unit, unsigned units);
+    /// `own_cores`: bits of each entry's own-core list (SeTopology::own_cores(),
+    /// the unit's cores, or every core of the system in the flat organization).
+    /// Lookup, allocation and release are O(1) (hash index and free list);
+    /// only allocation touches the entry's lists, O(own_cores / 64).
+    SyncTable(unsigned entries, unsigned own_cores, unsigned units);
 
     /// Entry holding addr, or nullptr.
     StEntry* find(uint64_t addr);

@@ -14,8 +14,8 @@ void set_bit(std::vector<uint8_t>& img, unsigned byte_off, unsigned bit) {
 
 } // namespace
 
-SyncronVarLayout::SyncronVarLayout(unsigned units, unsigned cores_per_unit)
-    : m_units(units), m_cores(cores_per_unit) {
+SyncronVarLayout::SyncronVarLayout(unsigned units, unsigned cores_per_unit, bool flat)
+    : m_units(units), m_cores(cores_per_unit), m_flat(flat) {
     m_wl_bytes = std::max(2u, (cores_per_unit + 7) / 8);
     m_info_off = units * m_wl_bytes;
     m_ovf_off = m_info_off + 8;
@@ -26,7 +26,7 @@ SyncronVarLayout::SyncronVarLayout(unsigned units, unsigned cores_per_unit)
 
 bool SyncronVarLayout::decode(const std::vector<uint8_t>& img, unsigned master, Primitive kind,
                               VarState& out) const {
-    out.reset(kind, m_cores, m_units);
+    out.reset(kind, m_flat ? m_units * m_cores : m_cores, m_units);
     out.remote.assign(m_units, BitList(m_cores));
     out.overflow_acquires.assign(m_units, 0);
     for (unsigned s = 0; s < m_units; ++s)
@@ -35,7 +35,10 @@ bool SyncronVarLayout::decode(const std::vector<uint8_t>& img, unsigned master, 
         BitList wl(m_cores);
         for (unsigned c = 0; c < m_cores; ++c)
             if (get_bit(img, s * m_wl_bytes, c)) wl.set(c);
-        if (s == master)
+        if (m_flat) {
+            for (unsigned c = 0; c < m_cores; ++c)
+                if (wl.test(c)) out.local.set(s * m_cores + c);
+        } else if (s == master)
             out.local = wl;
         else if (out.overflowed.test(s))
             out.remote[s] = wl;
@@ -54,7 +57,10 @@ void SyncronVarLayout::encode(const VarState& st, unsigned master, bool active,
     img.assign(m_bytes, 0);
     for (unsigned s = 0; s < m_units; ++s) {
         BitList wl(m_cores);
-        if (s == master)
+        if (m_flat) {
+            for (unsigned c = 0; c < m_cores; ++c)
+                if (st.local.test(s * m_cores + c)) wl.set(c);
+        } else if (s == master)
             wl = st.local;
         else if (st.global.test(s))
             wl.set(); // an SE waiting as a whole: all of its bits (case 1)

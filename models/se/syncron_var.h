@@ -9,6 +9,10 @@
 // A Waitlist with its OverflowInfo bit clear and all bits set stands for an
 // SE waiting as a whole (§4.3 case 1); with the bit set it lists that SE's
 // individual cores (case 2).
+// Flat organization (SeOrganization::flat): the Master SE's own-core list has
+// one bit per core of the system; bit c of Waitlist[u] is the core with flat
+// index u * cores_per_unit + c, so the image has exactly the same size and
+// fields (no SE ever waits as a whole or overflows).
 #include <cstdint>
 #include <vector>
 
@@ -18,10 +22,11 @@ namespace syncron {
 
 class SyncronVarLayout {
 public:
-    SyncronVarLayout(unsigned units, unsigned cores_per_unit);
+    SyncronVarLayout(unsigned units, unsigned cores_per_unit, bool flat = false);
 
     unsigned bytes() const { return m_bytes; }
     unsigned waitlist_bytes() const { return m_wl_bytes; }
+    bool flat() const { return m_flat; }
 
     /// Decodes a syncronVar image into `out` as seen by the Master SE `master`.
     /// Returns whether the Master SE had marked it active.
@@ -32,6 +37,7 @@ public:
 private:
     unsigned m_units;
     unsigned m_cores;
+    bool m_flat;
     unsigned m_wl_bytes;
     unsigned m_info_off;
     unsigned m_ovf_off;

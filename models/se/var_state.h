@@ -13,7 +13,9 @@ namespace syncron {
 
 struct VarState {
     Primitive kind = Primitive::lock;
-    BitList local;   ///< local waiting list: cores of this SE's unit
+    /// Own-core waiting list: cores of this SE's unit (flat organization:
+    /// every core of the system, indexed by flat index).
+    BitList local;
     BitList global;  ///< global waiting list (Master SE): SEs waiting as a whole
     /// Master SE in overflow only: per SE, individual waiting cores of an
     /// overflowed SE (syncronVar Waitlist[se] with that SE's OverflowInfo bit set).
@@ -23,6 +25,9 @@ struct VarState {
     /// in decrease_indexing_counter so the SE undoes exactly its increments.
     std::vector<uint16_t> overflow_acquires;
     uint64_t info = 0;   ///< TableInfo / VarInfo, see the accessors in se_core.cpp
+    /// Local SE, barrier: MessageInfo (initial cores) of the waits, so a
+    /// request the Master SE aborted can be re-sent per core (abort policy).
+    uint64_t request_info = 0;
     /// Local SE: a global request (lock, semaphore) or registration (condvar)
     /// is outstanding at the Master SE.
     bool pending = false;
@@ -40,6 +45,7 @@ struct VarState {
         overflowed.clear(); overflowed.resize(ses);
         overflow_acquires.clear();
         info = 0;
+        request_info = 0;
         pending = false;
         rr_local = rr_global = 0;
         local_grants = 0;

@@ -1,7 +1,13 @@
 #pragma once
 // A timing-free network of SeCores for functional tests: every SE-to-SE and
 // SE-to-core hop is a FIFO channel; tests decide the delivery order.
+// Flat organization: cores send to the Master SE of the variable. Abort
+// overflow policy: one fallback-server endpoint per unit; a SoftwareServer
+// (a reference of the server the MiSAR-style schemes fall back to) can serve
+// what reaches it, or tests read and answer it themselves.
+#include <algorithm>
 #include <deque>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -36,9 +42,118 @@ public:
     unsigned reads = 0, writes = 0;
 };
 
-/// Endpoint IDs: SE s is s; core c of unit u is 1000 + u*100 + c.
+/// Endpoint IDs: SE s is s; core c of unit u is 1000 + u*100 + c; the
+/// fallback server of unit u is 5000 + u.
 inline int se_ep(unsigned s) { return static_cast<int>(s); }
 inline int core_ep(unsigned u, unsigned c) { return 1000 + static_cast<int>(u * 100 + c); }
+inline int server_ep(unsigned u) { return 5000 + static_cast<int>(u); }
+inline bool is_core_ep(int ep) { return ep >= 1000 && ep < 5000; }
+inline bool is_server_ep(int ep) { return ep >= 5000; }
+
+/// The software fallback of the abort overflow policy, as the SEs expect it
+/// (docs/protocol.md, "MiSAR-style abort overflow"): it receives local-level
+/// requests naming the core by flat index (from diverted cores, and the
+/// releases the Master SE forwards), replies to the cores' mailboxes, and
+/// when a variable becomes idle reports to its Master SE how many messages
+/// for it arrived since the last report (decrease_indexing_counter, info = n).
+class SoftwareServer {
+public:
+    struct Out {
+        int to;
+        Message msg;
+    };
+    SoftwareServer(unsigned unit, unsigned cores_per_unit, std::function<unsigned(uint64_t)> home)
+        : m_unit(unit), m_cores(cores_per_unit), m_home(std::move(home)) {}
+
+    void handle(const Message& m, std::vector<Out>& out, std::vector<std::string>& errors) {
+        Var& v = m_vars[m.addr];
+        ++v.received;
+        const unsigned who = m.core;
+        const auto reply = [&](unsigned flat, Opcode op) {
+            Message g{m.addr, op, static_cast<uint16_t>(flat % m_cores), static_cast<uint16_t>(flat / m_cores), 0};
+            out.push_back({core_ep(flat / m_cores, flat % m_cores), g});
+        };
+        const auto bad = [&](const std::string& why) {
+            errors.push_back("server " + std::to_string(m_unit) + ": " + why + " [" + to_string(m) + "]");
+        };
+        switch (m.op) {
+        case Opcode::lock_acquire_local:
+            // The holder's release travels through the SEs, its next acquire
+            // straight here: an acquire by the holder queues behind it.
+            if (std::count(v.queue.begin(), v.queue.end(), who)) {
+                bad("core already waits for the lock");
+            } else if (v.holder < 0) {
+                v.holder = static_cast<int>(who);
+                reply(who, Opcode::lock_grant_local);
+            } else {
+                v.queue.push_back(who);
+            }
+            break;
+        case Opcode::lock_release_local:
+            if (v.holder != static_cast<int>(who)) {
+                bad("release of a lock not held by core " + std::to_string(who));
+            } else if (!v.queue.empty()) {
+                v.holder = static_cast<int>(v.queue.front());
+                v.queue.pop_front();
+                reply(static_cast<unsigned>(v.holder), Opcode::lock_grant_local);
+            } else {
+                v.holder = -1;
+            }
+            break;
+        case Opcode::barrier_wait_local_within_unit:
+        case Opcode::barrier_wait_local_across_units:
+            v.queue.push_back(who);
+            if (v.queue.size() >= m.info) {
+                for (unsigned c : v.queue) reply(c, Opcode::barrier_depart_local);
+                v.queue.clear();
+            }
+            break;
+        case Opcode::sem_wait_local:
+            if (!v.sem_known) v.sem_known = true, v.sem_init = static_cast<int64_t>(m.info);
+            if (v.sem_init + v.sem_delta > 0) {
+                --v.sem_delta;
+                reply(who, Opcode::sem_grant_local);
+            } else {
+                v.queue.push_back(who);
+            }
+            break;
+        case Opcode::sem_post_local:
+            if (!v.queue.empty()) {
+                reply(v.queue.front(), Opcode::sem_grant_local);
+                v.queue.pop_front();
+            } else {
+                ++v.sem_delta;
+            }
+            break;
+        case Opcode::cond_signal_local:
+        case Opcode::cond_broad_local:
+            break; // an aborted cond_wait never reaches the server: nobody waits here
+        default: bad("unexpected message at the fallback server");
+        }
+        if (v.sem_delta == 0 && v.queue.empty()) v.sem_known = false;
+        if (v.holder < 0 && v.queue.empty() && v.sem_delta == 0) { // idle: report and forget
+            Message d{m.addr, Opcode::decrease_indexing_counter, 0, static_cast<uint16_t>(m_unit), v.received};
+            out.push_back({se_ep(m_home(m.addr)), d});
+            reports.push_back(d);
+            m_vars.erase(m.addr);
+        }
+    }
+    bool idle() const { return m_vars.empty(); }
+
+    std::vector<Message> reports;
+
+private:
+    struct Var {
+        int holder = -1;
+        std::deque<unsigned> queue; // lock, semaphore and barrier waiters (flat index)
+        int64_t sem_init = 0, sem_delta = 0;
+        bool sem_known = false;
+        uint64_t received = 0;
+    };
+    unsigned m_unit, m_cores;
+    std::function<unsigned(uint64_t)> m_home;
+    std::map<uint64_t, Var> m_vars;
+};
 
 struct Delivered {
     int from, to;
@@ -51,23 +166,52 @@ public:
 
     SeNetwork(unsigned units, unsigned cores_per_unit, SeParams params,
               std::vector<unsigned> client_cores = {})
-        : m_units(units), m_cores(cores_per_unit) {
+        : SeNetwork(topology(units, cores_per_unit, std::move(client_cores)), std::vector<SeParams>(units, params)) {}
+
+    /// Any topology (home_unit is set to the network's address split when
+    /// empty), one SeParams per SE.
+    SeNetwork(SeTopology topo, std::vector<SeParams> params)
+        : m_units(topo.units), m_cores(topo.cores_per_unit) {
+        if (!topo.home_unit) topo.home_unit = home_of;
+        m_topo = topo;
+        memories.resize(m_units);
+        for (unsigned u = 0; u < m_units; ++u) {
+            ses.emplace_back(u, params.at(u), topo, &memories[u]);
+            servers.emplace_back(u, m_cores, topo.home_unit);
+        }
+    }
+
+    /// The network's default topology: every core a client, variables split by address.
+    static SeTopology topology(unsigned units, unsigned cores_per_unit, std::vector<unsigned> client_cores = {}) {
         SeTopology topo;
         topo.units = units;
         topo.cores_per_unit = cores_per_unit;
         topo.client_cores = client_cores.empty() ? std::vector<unsigned>(units, cores_per_unit) : client_cores;
-        topo.home_unit = [](uint64_t a) { return static_cast<unsigned>(a / kUnitBytes); };
-        memories.resize(units);
-        for (unsigned u = 0; u < units; ++u) ses.emplace_back(u, params, topo, &memories[u]);
+        topo.home_unit = home_of;
+        return topo;
     }
+    static unsigned home_of(uint64_t a) { return static_cast<unsigned>(a / kUnitBytes); }
 
     /// Address of the i-th variable homed in `unit` (64-byte aligned).
     static uint64_t var(unsigned unit, unsigned i) { return unit * kUnitBytes + 0x1000 + 64ull * i; }
 
-    /// A core sends a request to its SE.
+    /// A core sends a request to its SE (flat: to the variable's Master SE,
+    /// naming itself by flat index).
     void send(unsigned unit, unsigned core, Opcode op, uint64_t addr, uint64_t info = 0) {
+        if (m_topo.organization == SeOrganization::flat) {
+            Message m{addr, op, static_cast<uint16_t>(m_topo.flat_index(unit, core)), static_cast<uint16_t>(unit), info};
+            m_channels[{core_ep(unit, core), se_ep(m_topo.home_unit(addr))}].push_back(m);
+            return;
+        }
         Message m{addr, op, static_cast<uint16_t>(core), static_cast<uint16_t>(unit), info};
         m_channels[{core_ep(unit, core), se_ep(unit)}].push_back(m);
+    }
+    /// Any message on channel from->to (a core to a server, a server's report...).
+    void inject(int from, int to, const Message& m) { m_channels[{from, to}].push_back(m); }
+    /// A diverted core sends its request to the fallback server of the variable.
+    void send_to_server(unsigned unit, unsigned core, Opcode op, uint64_t addr, uint64_t info = 0) {
+        Message m{addr, op, static_cast<uint16_t>(m_topo.flat_index(unit, core)), static_cast<uint16_t>(unit), info};
+        inject(core_ep(unit, core), server_ep(m_topo.fallback_server(addr)), m);
     }
 
     /// Delivers the head of channel from->to. Returns false if it is empty.
@@ -77,18 +221,35 @@ public:
         Message m = it->second.front();
         it->second.pop_front();
         log.push_back({from, to, m});
-        if (to >= 1000) {
+        if (is_core_ep(to)) {
             core_inbox[to].push_back(m);
+            return true;
+        }
+        if (is_server_ep(to)) {
+            server_inbox[to].push_back(m);
+            if (serve_software) {
+                std::vector<SoftwareServer::Out> out;
+                servers[static_cast<unsigned>(to - server_ep(0))].handle(m, out, errors);
+                for (const auto& o : out) m_channels[{to, o.to}].push_back(o.msg);
+            }
             return true;
         }
         SeResult r;
         ses[to].handle(m, r);
         if (!r.ok()) errors.push_back(r.error);
-        for (const auto& o : r.out) {
-            const int dst = o.dest == Outgoing::Dest::core ? core_ep(to, o.id) : se_ep(o.id);
-            m_channels[{to, dst}].push_back(o.msg);
-        }
+        for (const auto& o : r.out) m_channels[{to, endpoint_of(to, o)}].push_back(o.msg);
         return true;
+    }
+
+    /// Where SE `from` sends an outgoing message.
+    int endpoint_of(int from, const Outgoing& o) const {
+        switch (o.dest) {
+        case Outgoing::Dest::core:
+            return m_topo.organization == SeOrganization::flat ? core_ep(o.id / m_cores, o.id % m_cores)
+                                                               : core_ep(static_cast<unsigned>(from), o.id);
+        case Outgoing::Dest::server: return server_ep(o.id);
+        default: return se_ep(o.id);
+        }
     }
 
     /// Channels with something to deliver.
@@ -131,6 +292,13 @@ public:
             if (!s.counters().all_zero()) return false;
         return true;
     }
+    /// Pops what reached the fallback server of `unit`.
+    std::vector<Message> take_server(unsigned unit) {
+        auto& q = server_inbox[server_ep(unit)];
+        std::vector<Message> v(q.begin(), q.end());
+        q.clear();
+        return v;
+    }
     bool tables_empty() const {
         for (const auto& s : ses)
             if (s.table().occupancy() != 0) return false;
@@ -142,9 +310,14 @@ public:
     std::vector<Delivered> log;
     std::vector<std::string> errors;
     std::map<int, std::deque<Message>> core_inbox;
+    std::map<int, std::deque<Message>> server_inbox;
+    std::vector<SoftwareServer> servers;
+    bool serve_software = false; ///< servers answer what reaches them (else tests do)
+    const SeTopology& topo() const { return m_topo; }
 
 private:
     unsigned m_units, m_cores;
+    SeTopology m_topo;
     std::map<std::pair<int, int>, std::deque<Message>> m_channels;
 };
 

@@ -16,6 +16,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -53,12 +54,16 @@ uint64_t var(unsigned unit, unsigned i) {
     return uint64_t(unit) * MemoryParams{}.unit_bytes + 0x10000 + 64ull * i;
 }
 
-SeTopology topology(const AddressMap& map) {
+/// Changes the bench's topology (organization, overflow policy) before the SE is built.
+using TopologyTweak = std::function<void(SeTopology&)>;
+
+SeTopology topology(const AddressMap& map, const TopologyTweak& tweak = {}) {
     SeTopology t;
     t.units = 2;
     t.cores_per_unit = 16;
     t.client_cores = {15, 15};
     t.home_unit = [&map](uint64_t a) { return map.home_unit(a); };
+    if (tweak) tweak(t);
     return t;
 }
 
@@ -171,8 +176,8 @@ struct Bench {
     ReplySink ses;
     SmallMemory mem;
 
-    Bench(unsigned unit, const SeParams& p, ScriptInitiator::Script script)
-        : se("se", unit, p, topology(map), map), tb("tb", std::move(script)), cores("cores"), ses("ses"),
+    Bench(unsigned unit, const SeParams& p, ScriptInitiator::Script script, const TopologyTweak& tweak = {})
+        : se("se", unit, p, topology(map, tweak), map), tb("tb", std::move(script)), cores("cores"), ses("ses"),
           mem("mem", kMemLatency) {
         tb.socket.bind(se.in);
         se.to_cores.bind(cores.socket);
@@ -570,6 +575,85 @@ TEST_CASE("SE alone: with no ST entries a non-Master SE redirects the request as
     CHECK(b.se.core().counters().value(L) == 0);
     CHECK(b.se.core().table().occupancy() == 0);
     CHECK(b.se.stats().rejected == 0);
+}
+
+// ---------------------------------------------------------------- flat organization, abort policy
+
+TEST_CASE("SE alone, flat organization: grants go to the mailbox of the core's own unit, cond_wait's "
+          "release of a lock homed elsewhere to that lock's Master SE", "[se][se_module][flat]") {
+    const SeParams p;
+    const uint64_t L = var(0, 0), C = var(0, 1), K = var(1, 0);
+    const unsigned flat = 1 * 16 + 4; // core 4 of unit 1
+
+    Bench b(0, p, [&](ScriptInitiator& tb) {
+        sc_core::wait(ns(100));
+        send_wire(tb, b.port(), msg(Opcode::lock_acquire_local, L, flat, 1));
+        sc_core::wait(ns(100));
+        send_wire(tb, b.port(), msg(Opcode::cond_wait_local, C, flat, 1, K));
+    }, [](SeTopology& t) { t.organization = SeOrganization::flat; });
+    sc_core::sc_start();
+
+    REQUIRE(b.cores.got.size() == 1);
+    const Received& g = b.cores.got[0];
+    CHECK(g.addr == b.map.mailbox_address(1, 4));
+    CHECK(g.time == ns(100) + b.cycles(15));
+    REQUIRE(g.wire_ok);
+    CHECK(name(g.wire.op) == "lock_grant_local");
+    CHECK(g.wire.core == flat); // the local-level CoreID carries the flat index
+    CHECK(g.ext.se == 1);
+    REQUIRE(b.ses.got.size() == 1);
+    const Received& rel = b.ses.got[0];
+    CHECK(rel.addr == b.map.se_address(1));
+    REQUIRE(rel.wire_ok);
+    CHECK(name(rel.wire.op) == "lock_release_local");
+    CHECK(rel.wire.addr == K);
+    CHECK(rel.wire.core == flat);
+    CHECK(rel.time == ns(200) + b.cycles(15)); // one SPU slot: the release is SE 1's message
+    CHECK(b.se.core().table().find(C)->state.local.size() == 32);
+    CHECK(b.se.stats().rejected == 0);
+}
+
+TEST_CASE("SE alone, abort policy: a release of a variable in software goes to the fallback server's mailbox",
+          "[se][se_module][misar]") {
+    SeParams p;
+    p.st_entries = 1;
+    const uint64_t A = var(0, 0), B = var(0, 1);
+
+    Bench b(0, p, [&](ScriptInitiator& tb) {
+        sc_core::wait(ns(100));
+        send_wire(tb, b.port(), msg(Opcode::lock_acquire_local, A, 0));
+        sc_core::wait(ns(100));
+        send_wire(tb, b.port(), msg(Opcode::lock_acquire_local, B, 1)); // ST full: aborted
+        sc_core::wait(ns(100));
+        send_wire(tb, b.port(), msg(Opcode::lock_release_local, B, 1)); // after the server granted it
+    }, [](SeTopology& t) {
+        t.overflow = OverflowPolicy::abort;
+        t.fallback_server = [](uint64_t) { return 1u; };
+    });
+    sc_core::sc_start();
+
+    REQUIRE(b.cores.got.size() == 2);
+    const Received& ab = b.cores.got[1];
+    CHECK(ab.addr == b.map.mailbox_address(0, 1));
+    REQUIRE(ab.wire_ok);
+    CHECK(name(ab.wire.op) == "abort_local");
+    CHECK(ab.wire.info == abort_info::make(Opcode::lock_acquire_local));
+    CHECK(ab.time == ns(200) + b.cycles(12 + 2 + 2)); // counter checked and incremented
+
+    REQUIRE(b.ses.got.size() == 1); // to_ses: through the crossbar like SE-to-SE messages
+    const Received& fwd = b.ses.got[0];
+    CHECK(fwd.addr == b.map.mailbox_address(1, 15)); // server_core(1) = client_cores[1]
+    REQUIRE(fwd.wire_ok);
+    CHECK(name(fwd.wire.op) == "lock_release_local");
+    CHECK(fwd.wire.addr == B);
+    CHECK(fwd.wire.core == 1); // flat index of core 1 of unit 0
+    REQUIRE(fwd.has_ext);
+    CHECK(fwd.ext == Message{B, Opcode::lock_release_local, 1, 0, 0});
+    CHECK(fwd.time == ns(300) + b.cycles(12 + 2 + 2));
+    CHECK(b.se.core().counters().value(B) == 2);
+    CHECK(b.se.core().stats().forwarded_to_server == 1);
+    CHECK(b.se.core().stats().diverted == 1);
+    CHECK(b.mem.log.empty()); // the abort policy never touches syncronVar
 }
 
 // ---------------------------------------------------------------- errors

@@ -3,9 +3,13 @@
 // messages in a random order (FIFO per channel), and every grant is checked
 // (mutual exclusion, barrier epochs, semaphore counts) while any run that
 // stops with a core still waiting is a lost wake-up or a deadlock.
+// Three SE modes: SynCron (hierarchical, integrated overflow), the flat
+// organization, and the MiSAR-style abort overflow with a reference software
+// server and cores that follow the abort rules of docs/protocol.md.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <set>
 #include <sstream>
 
 #include "testbenches/tests/se_test_network.h"
@@ -30,6 +34,13 @@ struct CoreSim {
     bool waiting = false;      // an ACK is outstanding
     Opcode expect{};
     uint64_t expect_addr = 0;
+    // Abort policy: the last acquire-type request (re-sent after a retry or
+    // sent to the fallback server), whether the server is serving it, and
+    // the locks acquired in software whose decrease is owed after release.
+    Message last{};
+    bool resend = false;
+    bool in_software = false;
+    std::set<uint64_t> soft_locks;
     bool done() const { return pc >= program.size(); }
 };
 
@@ -38,19 +49,38 @@ struct Scenario {
     SeParams se;
     uint64_t seed;
     bool barriers; // barrier scenario (all cores take part in every barrier) or lock/sem/condvar
+    SeOrganization organization = SeOrganization::hierarchical;
+    OverflowPolicy overflow = OverflowPolicy::integrated;
+    bool central_server = true; // abort policy: one fallback server (unit 0), else the home unit's
 };
+
+SeTopology topology_of(const Scenario& sc) {
+    SeTopology t = SeNetwork::topology(sc.units, sc.cores);
+    t.organization = sc.organization;
+    t.overflow = sc.overflow;
+    if (sc.central_server)
+        t.fallback_server = [](uint64_t) { return 0u; };
+    else
+        t.fallback_server = SeNetwork::home_of;
+    return t;
+}
 
 class Checker {
 public:
-    Checker(const Scenario& sc) : m_sc(sc), m_net(sc.units, sc.cores, sc.se), m_rng(sc.seed) {
+    Checker(const Scenario& sc)
+        : m_sc(sc), m_net(topology_of(sc), std::vector<SeParams>(sc.units, sc.se)), m_rng(sc.seed) {
+        m_net.serve_software = sc.overflow == OverflowPolicy::abort;
         std::uniform_int_distribution<unsigned> unit(0, sc.units - 1);
         for (unsigned i = 0; i < 3; ++i) locks.push_back(SeNetwork::var(unit(m_rng), i));
         for (unsigned i = 0; i < 2; ++i) sems.push_back(SeNetwork::var(unit(m_rng), 10 + i));
         for (unsigned i = 0; i < 2; ++i) {
-            // A condition variable lives with its lock (same Master SE).
+            // A condition variable lives with its lock (same Master SE), save
+            // in the flat organization, where the SE that registers the waiter
+            // sends the lock release itself (no lost wake-up either way).
             const unsigned u = unit(m_rng);
             conds.push_back(SeNetwork::var(u, 20 + i));
-            cond_locks.push_back(SeNetwork::var(u, 30 + i));
+            const unsigned lu = sc.organization == SeOrganization::flat ? unit(m_rng) : u;
+            cond_locks.push_back(SeNetwork::var(lu, 30 + i));
         }
         barrier_all = SeNetwork::var(unit(m_rng), 40);
         barrier_subset = SeNetwork::var(unit(m_rng), 41);
@@ -118,17 +148,38 @@ public:
             cs.waiting = true;
             cs.expect = reply;
             cs.expect_addr = addr;
+            cs.last = Message{addr, op, static_cast<uint16_t>(cs.core), static_cast<uint16_t>(cs.unit), info};
         }
+    }
+
+    // Abort policy: a core whose operation was diverted tells its own SE
+    // once it is finished in software, unless that SE is the Master SE.
+    void owe_decrease(CoreSim& cs, uint64_t addr) {
+        if (SeNetwork::home_of(addr) != cs.unit)
+            m_net.send(cs.unit, cs.core, Opcode::decrease_indexing_counter, addr, 1);
+    }
+    // The core no longer holds lock `l` (released by itself or by a cond_wait).
+    void lock_left(CoreSim& cs, uint64_t l) {
+        if (cs.soft_locks.erase(l)) owe_decrease(cs, l);
+    }
+    void release_lock(CoreSim& cs, uint64_t l) {
+        send(cs, Opcode::lock_release_local, l, 0, {});
+        lock_left(cs, l);
     }
 
     // Advances a core that is not waiting by one action.
     void act(CoreSim& cs) {
+        if (cs.resend) { // retry after an abort with kRetry
+            cs.resend = false;
+            send(cs, cs.last.op, cs.last.addr, cs.last.info, cs.expect);
+            return;
+        }
         const Step& s = cs.program[cs.pc];
         const auto next = [&] { ++cs.pc; cs.phase = 0; };
         switch (s.kind) {
         case Kind::lock_cs:
             if (cs.phase == 0) { send(cs, Opcode::lock_acquire_local, locks[s.var], 0, Opcode::lock_grant_local); cs.phase = 1; }
-            else { holder[s.var] = -1; send(cs, Opcode::lock_release_local, locks[s.var], 0, {}); next(); }
+            else { holder[s.var] = -1; release_lock(cs, locks[s.var]); next(); }
             break;
         case Kind::sem_region:
             if (cs.phase == 0) { send(cs, Opcode::sem_wait_local, sems[s.var], kSemInit, Opcode::sem_grant_local); cs.phase = 1; }
@@ -154,7 +205,7 @@ public:
                 ++tokens[s.var];
                 send(cs, (cs.pc + cs.gid) % 4 == 0 ? Opcode::cond_broad_local : Opcode::cond_signal_local, conds[s.var], 0, {});
                 cs.phase = 2;
-            } else { holder[li] = -1; send(cs, Opcode::lock_release_local, cond_locks[s.var], 0, {}); next(); }
+            } else { holder[li] = -1; release_lock(cs, cond_locks[s.var]); next(); }
             break;
         }
         case Kind::cond_consume: {
@@ -165,14 +216,58 @@ public:
             } else if (cs.phase == 1) { // holding the lock: check the predicate
                 if (tokens[s.var] > 0) { --tokens[s.var]; cs.phase = 4; }
                 else { holder[li] = -1; send(cs, Opcode::cond_wait_local, conds[s.var], cond_locks[s.var], Opcode::cond_grant_local); cs.phase = 2; }
-            } else if (cs.phase == 4) { holder[li] = -1; send(cs, Opcode::lock_release_local, cond_locks[s.var], 0, {}); next(); }
+            } else if (cs.phase == 4) { holder[li] = -1; release_lock(cs, cond_locks[s.var]); next(); }
+            else if (cs.phase == 5) { // aborted cond_wait, lock still held: release, re-acquire
+                holder[li] = -1;
+                release_lock(cs, cond_locks[s.var]);
+                cs.phase = 3;
+            }
             break;
         }
         }
     }
 
+    // Abort policy: the SE aborted the core's outstanding request.
+    void on_abort(CoreSim& cs, const Message& m) {
+        const Opcode aborted = abort_info::aborted(m.info);
+        if (!cs.waiting || m.addr != cs.expect_addr || grant_of(aborted) != cs.expect ||
+            primitive_of(aborted) != primitive_of(cs.last.op)) {
+            fail("core " + std::to_string(cs.gid) + " got unexpected " + to_string(m));
+            return;
+        }
+        cs.waiting = false;
+        ++aborts;
+        if (aborted == Opcode::cond_wait_local) { // a spurious wake-up
+            ++spurious;
+            const Step& s = cs.program[cs.pc];
+            const unsigned li = static_cast<unsigned>(locks.size()) + s.var;
+            if (m.info & abort_info::kLockReleased) {
+                lock_left(cs, cond_locks[s.var]);
+                cs.phase = 3; // re-acquire
+            } else { // never released: the core still holds it
+                if (holder[li] != -1) fail("lock granted while a core aborted in cond_wait still held it");
+                holder[li] = static_cast<int>(cs.gid);
+                cs.phase = 5; // release and re-acquire, so a signaller can get in
+            }
+            return;
+        }
+        if (m.info & abort_info::kRetry) {
+            ++retries;
+            cs.resend = true;
+            return;
+        }
+        ++diverted;
+        cs.in_software = true;
+        cs.waiting = true;
+        m_net.send_to_server(cs.unit, cs.core, cs.last.op, cs.last.addr, cs.last.info);
+    }
+
     // A reply reached a core.
     void on_reply(CoreSim& cs, const Message& m) {
+        if (m.op == Opcode::abort_local) {
+            on_abort(cs, m);
+            return;
+        }
         if (!cs.waiting || m.op != cs.expect || m.addr != cs.expect_addr) {
             std::ostringstream os;
             os << "core " << cs.gid << " got unexpected " << to_string(m);
@@ -180,13 +275,24 @@ public:
             return;
         }
         cs.waiting = false;
+        const bool soft = cs.in_software;
+        cs.in_software = false;
+        if (soft) { // finished in software: lock after its release, the others now
+            if (m.op == Opcode::lock_grant_local)
+                cs.soft_locks.insert(m.addr);
+            else
+                owe_decrease(cs, m.addr);
+        }
         const Step& s = cs.program[cs.pc];
         switch (s.kind) {
         case Kind::lock_cs: check_lock(s.var, cs); break;
         case Kind::cond_produce:
         case Kind::cond_consume:
             if (m.op == Opcode::lock_grant_local) check_lock(static_cast<unsigned>(locks.size()) + s.var, cs);
-            if (m.op == Opcode::cond_grant_local) cs.phase = 3; // woken: re-acquire the lock
+            if (m.op == Opcode::cond_grant_local) { // woken: re-acquire the lock
+                lock_left(cs, cond_locks[s.var]);
+                cs.phase = 3;
+            }
             break;
         case Kind::sem_region:
             if (++sem_in[s.var] > static_cast<int>(kSemInit)) fail("semaphore admitted more than its resources");
@@ -219,19 +325,24 @@ public:
     }
 
     void run() {
-        for (;;) {
+        for (uint64_t steps = 0;; ++steps) {
             std::vector<size_t> ready_cores;
             for (size_t i = 0; i < cores.size(); ++i)
                 if (!cores[i].done() && !cores[i].waiting) ready_cores.push_back(i);
             const auto channels = m_net.ready();
             if (ready_cores.empty() && channels.empty()) break;
+            if (steps > 2000000) {
+                fail("no progress after 2M steps (livelock)");
+                if (std::getenv("SE_RANDOM_DUMP")) dump();
+                break;
+            }
             const size_t choice = std::uniform_int_distribution<size_t>(0, ready_cores.size() + channels.size() - 1)(m_rng);
             if (choice < ready_cores.size()) {
                 act(cores[ready_cores[choice]]);
             } else {
                 const auto& ch = channels[choice - ready_cores.size()];
                 m_net.deliver(ch.first, ch.second);
-                if (ch.second >= 1000) {
+                if (is_core_ep(ch.second)) {
                     const unsigned u = static_cast<unsigned>((ch.second - 1000) / 100), c = static_cast<unsigned>((ch.second - 1000) % 100);
                     for (const auto& m : m_net.take(u, c)) on_reply(cores[u * m_sc.cores + c], m);
                 }
@@ -250,6 +361,30 @@ public:
         }
     }
 
+    void dump() {
+        for (const auto& cs : cores) {
+            std::ostringstream os;
+            os << "core " << cs.gid << " pc " << cs.pc << "/" << cs.program.size() << " phase " << cs.phase
+               << " waiting " << cs.waiting << " resend " << cs.resend << " soft " << cs.in_software << " last "
+               << to_string(cs.last);
+            failures.push_back(os.str());
+        }
+        for (const auto& se : m_net.ses) {
+            for (const auto& e : se.table().entries())
+                if (e.occupied) {
+                    std::ostringstream os;
+                    os << "SE " << se.unit() << " entry " << std::hex << e.addr << std::dec << " kind "
+                       << int(e.state.kind) << " local " << e.state.local << " global " << e.state.global << " info "
+                       << std::hex << e.state.info << std::dec << " pending " << e.state.pending;
+                    failures.push_back(os.str());
+                }
+        }
+        const size_t n = m_net.log.size();
+        for (size_t i = n > 60 ? n - 60 : 0; i < n; ++i)
+            failures.push_back(std::to_string(m_net.log[i].from) + "->" + std::to_string(m_net.log[i].to) + " " +
+                               to_string(m_net.log[i].msg));
+    }
+
     static constexpr unsigned kSemInit = 2;
     const Scenario m_sc;
     SeNetwork m_net;
@@ -263,6 +398,7 @@ public:
     std::map<std::pair<unsigned, uint64_t>, unsigned> cs_epoch;
     std::vector<CoreSim> cores;
     std::vector<std::string> failures;
+    unsigned aborts = 0, spurious = 0, retries = 0, diverted = 0;
 };
 
 SeParams se_params(unsigned st, unsigned counters) {
@@ -272,20 +408,28 @@ SeParams se_params(unsigned st, unsigned counters) {
     return p;
 }
 
-void run_scenarios(bool barriers) {
+struct ModeTotals {
+    unsigned runs = 0, aborts = 0, spurious = 0, retries = 0, diverted = 0;
+    uint64_t forwarded = 0, memory_writes = 0, evictions = 0;
+};
+
+ModeTotals run_scenarios(bool barriers, SeOrganization org = SeOrganization::hierarchical,
+                         OverflowPolicy policy = OverflowPolicy::integrated) {
     const std::vector<std::pair<unsigned, unsigned>> shapes = {{2, 2}, {4, 3}, {3, 4}};
     const std::vector<std::pair<unsigned, unsigned>> tables = {{64, 256}, {0, 256}, {1, 4}, {2, 1}, {3, 256}};
-    unsigned runs = 0;
+    ModeTotals t;
+    // SE_RANDOM_SEEDS=N runs N seeds per shape and table instead of 6 (soak).
+    const uint64_t seeds = std::getenv("SE_RANDOM_SEEDS") ? std::strtoull(std::getenv("SE_RANDOM_SEEDS"), nullptr, 10) : 6;
     for (const auto& [units, cores] : shapes)
         for (const auto& [st, counters] : tables)
-            for (uint64_t seed = 1; seed <= 6; ++seed) {
+            for (uint64_t seed = 1; seed <= seeds; ++seed) {
                 SeParams sp = se_params(st, counters);
                 sp.lock_fairness_threshold = seed % 3; // off, 1 and 2 in turn
-                Scenario sc{units, cores, sp, seed * 7919 + st, barriers};
+                Scenario sc{units, cores, sp, seed * 7919 + st, barriers, org, policy, seed % 2 == 0};
                 Checker ck(sc);
                 ck.run();
                 INFO("units=" << units << " cores=" << cores << " st=" << st << " counters=" << counters
-                              << " seed=" << sc.seed);
+                              << " seed=" << sc.seed << " central_server=" << sc.central_server);
                 std::string all;
                 for (const auto& f : ck.failures) all += f + "\n";
                 INFO(all);
@@ -293,9 +437,20 @@ void run_scenarios(bool barriers) {
                 // Nothing left behind once every core is done.
                 CHECK(ck.m_net.counters_zero());
                 CHECK(ck.m_net.tables_empty());
-                ++runs;
+                for (const auto& server : ck.m_net.servers) CHECK(server.idle());
+                ++t.runs;
+                t.aborts += ck.aborts;
+                t.spurious += ck.spurious;
+                t.retries += ck.retries;
+                t.diverted += ck.diverted;
+                for (const auto& se : ck.m_net.ses) {
+                    t.forwarded += se.stats().forwarded_to_server;
+                    t.evictions += se.stats().evictions;
+                }
+                for (const auto& mem : ck.m_net.memories) t.memory_writes += mem.writes;
             }
-    CHECK(runs == 90);
+    CHECK(t.runs == 15 * seeds);
+    return t;
 }
 
 } // namespace
@@ -308,4 +463,34 @@ TEST_CASE("random programs of locks, semaphores and condition variables match th
 TEST_CASE("random programs of barriers (all, subset, within unit) and locks match the reference",
           "[se][random]") {
     run_scenarios(true);
+}
+
+TEST_CASE("flat organization: random programs of locks, semaphores and condition variables match the reference",
+          "[se][random][flat]") {
+    const ModeTotals t = run_scenarios(false, SeOrganization::flat);
+    CHECK(t.memory_writes > 0); // small STs overflow through syncronVar
+}
+
+TEST_CASE("flat organization: random programs of barriers and locks match the reference", "[se][random][flat]") {
+    run_scenarios(true, SeOrganization::flat);
+}
+
+TEST_CASE("abort overflow: random programs of locks and semaphores and condition variables with a fallback server",
+          "[se][random][misar]") {
+    const ModeTotals t = run_scenarios(false, SeOrganization::hierarchical, OverflowPolicy::abort);
+    // Every path is taken: software, retries, spurious cond_wait wake-ups,
+    // releases forwarded to the server; and memory is never touched.
+    CHECK(t.diverted > 0);
+    CHECK(t.retries > 0);
+    CHECK(t.spurious > 0);
+    CHECK(t.forwarded > 0);
+    CHECK(t.memory_writes == 0);
+}
+
+TEST_CASE("abort overflow: random programs of barriers and locks with a fallback server", "[se][random][misar]") {
+    const ModeTotals t = run_scenarios(true, SeOrganization::hierarchical, OverflowPolicy::abort);
+    INFO("diverted " << t.diverted << " retries " << t.retries << " evictions " << t.evictions);
+    CHECK(t.diverted > 0);
+    CHECK(t.evictions > 0);
+    CHECK(t.memory_writes == 0);
 }
