@@ -432,6 +432,7 @@ nlohmann::json NdpPlatform::stats_json() const {
         xbar_bytes += u->xbar->total_bytes();
     }
     j["se"] = ses;
+    j["se_used"] = uses_ses(m_scheme); // the SEs exist on every platform but only SynCron schemes use them
     // Every synchronization message by opcode, counted once where it was
     // sent: by a core (client or server) or by an SE.
     std::array<uint64_t, kOpcodeCount> by_kind{};
@@ -515,9 +516,9 @@ nlohmann::json NdpPlatform::stats_json() const {
     if (m_params.check.protocol) j["protocol_violations"] = protocol_violations();
     j["bytes_within_units"] = xbar_bytes;
     j["bytes_across_links"] = link_bytes;
-    uint64_t mem_reads = 0, mem_writes = 0;
+    uint64_t mem_reads = 0, mem_writes = 0, mem_atomics = 0;
     for (const auto& u : m_units)
-        for (const auto& v : u->vaults) mem_reads += v->reads(), mem_writes += v->writes();
+        for (const auto& v : u->vaults) mem_reads += v->reads(), mem_writes += v->writes(), mem_atomics += v->atomics();
 
     json vaults = json::array(); // only the vaults that were used
     for (const auto& u : m_units)
@@ -526,7 +527,7 @@ nlohmann::json NdpPlatform::stats_json() const {
                 vaults.push_back({{"unit", &u - &m_units[0]}, {"vault", &v - &u->vaults[0]},
                                   {"accesses", v->reads() + v->writes()},
                                   {"avg_latency_ns", v->average_latency().to_seconds() * 1e9}});
-    j["memory"] = {{"reads", mem_reads}, {"writes", mem_writes}, {"vaults", vaults}};
+    j["memory"] = {{"reads", mem_reads}, {"writes", mem_writes}, {"atomics", mem_atomics}, {"vaults", vaults}};
     uint64_t instr = 0, loads = 0, stores = 0, hits = 0, misses = 0;
     double ack_ns = 0;
     for (const auto& c : m_cores) {

@@ -120,7 +120,10 @@ std::string summary(const SimulationResult& r) {
                   static_cast<unsigned long long>(j.value("bytes_within_units", 0ull)),
                   static_cast<unsigned long long>(j.value("bytes_across_links", 0ull)));
     os << line;
-    if (j.contains("se"))
+    std::snprintf(line, sizeof line, "  sync messages     %llu\n",
+                  static_cast<unsigned long long>(j.value("sync_messages", 0ull)));
+    os << line;
+    if (j.contains("se") && j.value("se_used", true))
         for (const auto& se : j["se"]) {
             uint64_t msgs = 0;
             for (const auto& kv : se["messages"].items()) msgs += kv.value().get<uint64_t>();
@@ -131,6 +134,30 @@ std::string summary(const SimulationResult& r) {
                           static_cast<unsigned long long>(se.value("overflow_requests", 0ull)));
             os << line;
         }
+    if (j.contains("servers"))
+        for (const auto& sv : j["servers"]) {
+            std::snprintf(line, sizeof line, "  server (unit %u)   %llu messages, busy %.1f%%\n", sv.value("unit", 0u),
+                          static_cast<unsigned long long>(sv.value("messages_handled", 0ull)),
+                          100.0 * sv.value("busy_fraction", 0.0));
+            os << line;
+        }
+    if (j.contains("atomics")) {
+        const auto& a = j["atomics"];
+        std::snprintf(line, sizeof line, "  atomics           %llu cas (%llu failed), %llu swap, %llu faa\n",
+                      static_cast<unsigned long long>(a.value("cas", 0ull)),
+                      static_cast<unsigned long long>(a.value("cas_failures", 0ull)),
+                      static_cast<unsigned long long>(a.value("swap", 0ull)),
+                      static_cast<unsigned long long>(a.value("faa", 0ull)));
+        os << line;
+    }
+    if (j.contains("misar")) {
+        const auto& m = j["misar"];
+        std::snprintf(line, sizeof line, "  MiSAR overflow    %llu aborts, %llu fallbacks to the server, %llu retries\n",
+                      static_cast<unsigned long long>(m.value("aborts", 0ull)),
+                      static_cast<unsigned long long>(m.value("fallbacks", 0ull)),
+                      static_cast<unsigned long long>(m.value("retries", 0ull)));
+        os << line;
+    }
     if (j.contains("sync_variables") && !j["sync_variables"].empty()) {
         std::string vars;
         for (const auto& v : j["sync_variables"]) vars += (vars.empty() ? "" : " ") + v.get<std::string>();

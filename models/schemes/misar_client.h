@@ -1,18 +1,21 @@
 #pragma once
 // The core side of the MiSAR-style schemes (syncron_central_ovrfl,
 // syncron_distrib_ovrfl; docs/schemes.md, docs/protocol.md "MiSAR-style
-// abort overflow"). Requests go to the core's SE as under SynCron; an
-// acquire-type request may come back as abort_local instead of its grant:
+// abort overflow", "The core's side"). Every request goes to the core's SE
+// as under SynCron; an acquire-type request may come back as abort_local
+// instead of its grant:
 //  - kRetry: the variable is busy in hardware but this unit's SE cannot
 //    buffer it: back off misar.retry_backoff instructions and send again;
-//  - otherwise the Master SE has diverted the variable to software: send the
-//    same request to the fallback server core, wait for its grant there, then
-//    notify with decrease_indexing_counter (to the server, which reports to
-//    the Master SE once the variable is idle in software, and to the core's
-//    own SE when that SE counted the diversion too).
-// An aborted cond_wait is a spurious wake-up: the core returns holding its
-// lock again (NdpCore re-acquires it next). Locks taken from the server are
-// released at the server. One client per core (it remembers those locks).
+//  - cond_wait: a spurious wake-up (the lock is given up and taken again);
+//  - otherwise the Master SE has diverted the operation to software: send the
+//    same request to the fallback server core and wait for its grant there.
+//    Once the operation is finished in software (a barrier or semaphore wait
+//    at its grant, a lock once released through the SE) the core notifies
+//    its own SE with decrease_indexing_counter, unless that SE is the
+//    variable's Master SE (which hears from the server instead).
+// Releases always go through the SE, which routes them to the server while
+// the variable is in software. One client per core (it remembers the locks
+// it owes a notification for).
 #include <cstdint>
 #include <functional>
 #include <unordered_set>
@@ -39,14 +42,16 @@ public:
 
 private:
     uint64_t server_of(uint64_t var) const;
-    Message to_server(const NdpCore& core, Opcode op, uint64_t var, uint64_t info) const;
+    /// decrease_indexing_counter to the core's own SE, unless it is the Master SE of `var`.
     void notify(NdpCore& core, uint64_t var);
+    /// A lock taken from the server has now been released through the SE.
+    void released(NdpCore& core, uint64_t lock);
 
     const AddressMap& m_map;
     std::function<unsigned(uint64_t)> m_fallback_unit;
     std::function<unsigned(unsigned)> m_server_core;
     unsigned m_retry_backoff;
-    std::unordered_set<uint64_t> m_software_locks; ///< held through the server
+    std::unordered_set<uint64_t> m_software_locks; ///< taken from the server, notification owed
     uint64_t m_fallbacks = 0;
     uint64_t m_retries = 0;
 };

@@ -28,15 +28,6 @@ void SyncServer::serve(NdpCore& core, const NdpCore::Received& in) {
     const Message& m = in.msg;
     ++m_stats.handled;
     const bool fallback = m_cfg.role == Role::fallback;
-    if (fallback && m.op == Opcode::decrease_indexing_counter) {
-        // A core has finished an operation its Master SE diverted here.
-        core.compute(m_cfg.params.instructions_per_request);
-        ++m_tally[m.addr];
-        ++m_stats.diverted_served;
-        report_if_idle(core, m.addr);
-        m_stats.busy += core.local_time() - start;
-        return;
-    }
     m_result.clear();
     m_core.handle(m, m_result);
     if (!m_result.ok())
@@ -48,11 +39,10 @@ void SyncServer::serve(NdpCore& core, const NdpCore::Received& in) {
     if (m.op == Opcode::cond_wait_local && m.info) touch_state(core, m.info);
     for (const Outgoing& o : m_result.out) core.post(m_cfg.address_of(o), o.msg);
     if (fallback) {
-        // Operations a Master SE forwarded itself count like a core's notification.
-        if (in.src.kind == Endpoint::Kind::se) {
-            ++m_tally[m.addr];
-            ++m_stats.diverted_served;
-        }
+        // Every message reaching a fallback server was counted by its Master
+        // SE: a diverted request or a release the Master SE forwarded.
+        ++m_tally[m.addr];
+        ++m_stats.diverted_served;
         report_if_idle(core, m.addr);
     }
     m_stats.busy += core.local_time() - start;

@@ -48,7 +48,7 @@ public:
         uint64_t handled = 0;                 ///< messages served
         sc_core::sc_time busy;                ///< time spent serving them
         uint64_t reports = 0;                 ///< fallback: decrease_indexing_counter sent to Master SEs
-        uint64_t diverted_served = 0;         ///< fallback: operations counted towards the reports
+        uint64_t diverted_served = 0;         ///< fallback: messages counted towards the reports
     };
 
     explicit SyncServer(Config config);

@@ -23,6 +23,11 @@ constexpr uint64_t kCondLockReleased = 1ull << 63;
 int32_t sem_delta(uint64_t info) { return static_cast<int32_t>(info & 0xffffffffu); }
 uint32_t sem_init(uint64_t info) { return static_cast<uint32_t>((info >> 32) & 0x7fffffffu); }
 bool sem_known(uint64_t info) { return (info >> 63) & 1u; }
+/// A wait with MessageInfo `initial` would be granted at once.
+bool sem_available(const VarState& s, uint64_t initial) {
+    const int64_t init = sem_known(s.info) ? sem_init(s.info) : static_cast<int64_t>(initial);
+    return init + sem_delta(s.info) > 0;
+}
 uint64_t sem_pack(int32_t delta, uint32_t init, bool known) {
     return (uint64_t(static_cast<uint32_t>(delta))) | (uint64_t(init & 0x7fffffffu) << 32) |
            (known ? kValid : 0);
@@ -262,7 +267,19 @@ void SeCore::local_side(const Message& m, SeResult& r) {
     if (lv == Level::overflow) { // replies of the Master SE to an overflowed request
         switch (m.op) {
         case Opcode::lock_grant_overflow: to_core(m.core, Opcode::lock_grant_local, m.addr, 0, r); break;
-        case Opcode::sem_grant_overflow: to_core(m.core, Opcode::sem_grant_local, m.addr, 0, r); break;
+        case Opcode::sem_grant_overflow:
+            // Abort policy: the Master SE granted a redirected wait at once
+            // from its ST entry; the request never went to software, so undo
+            // the redirect's increment.
+            if (abort_policy()) {
+                ++r.cost.counter_accesses;
+                if (!m_counters.decrement(m.addr)) {
+                    fail(r, m, "sem_grant_overflow but the indexing counter is zero");
+                    return;
+                }
+            }
+            to_core(m.core, Opcode::sem_grant_local, m.addr, 0, r);
+            break;
         case Opcode::cond_grant_overflow: to_core(m.core, Opcode::cond_grant_local, m.addr, 0, r); break;
         case Opcode::barrier_departure_overflow: to_core(m.core, Opcode::barrier_depart_local, m.addr, 0, r); break;
         case Opcode::abort_overflow: local_abort_overflow(m, r); break;
@@ -711,7 +728,15 @@ void SeCore::master_abort_side(const Message& m, SeResult& r) {
                 evict_barrier(*e, m, r);
                 return;
             }
-            // The entry has no per-core list for another unit's core: retry.
+            // A wait that a banked resource can satisfy at once needs no
+            // per-core list: grant it (retrying it could wait forever, the
+            // entry stays busy until this very wait takes the resource).
+            if (m.op == Opcode::sem_wait_overflow && sem_available(e->state, m.info)) {
+                master_logic(e->state, m, r);
+                if (r.ok()) free_if(*e, master_idle(e->state), r);
+                return;
+            }
+            // Otherwise the entry has no per-core list for another unit's core: retry.
             uint64_t flags = abort_info::kRetry;
             if (m.op == Opcode::cond_wait_overflow && (m.info & kCondLockReleased)) flags |= abort_info::kLockReleased;
             ++m_stats.retries;
