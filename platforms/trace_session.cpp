@@ -67,6 +67,10 @@ void TraceSession::attach(const TraceOptions& options, NdpPlatform& platform, st
         VcdLayout layout;
         layout.units = m_params.platform.units;
         layout.client_cores = client_cores_per_unit(m_params.platform);
+        for (unsigned u = 0; u < m_params.platform.units; ++u)
+            layout.servers.push_back(has_server(platform.scheme(), u));
+        if (se_organization(platform.scheme()) == SeOrganization::flat)
+            layout.local_waiting_bits = m_params.platform.units * m_params.platform.cores_per_unit;
         layout.st_entries = m_params.se.st_entries;
         layout.counters = m_params.se.indexing_counters;
         layout.traced_vars = options.vars;

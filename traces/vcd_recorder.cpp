@@ -252,19 +252,25 @@ VcdRecorder::VcdRecorder(sc_core::sc_module_name name, const std::string& path, 
                    declare(p + "overflow", K::bit, 1)};
     }
     m_cores.resize(units);
-    for (unsigned u = 0; u < units; ++u)
-        for (unsigned c = 0; c < m_layout.clients(u); ++c) {
-            const std::string p = "unit" + std::to_string(u) + ".core" + std::to_string(c) + ".";
+    for (unsigned u = 0; u < units; ++u) {
+        // Local IDs: the clients, then the server core where there is one.
+        const bool server = u < m_layout.servers.size() && m_layout.servers[u];
+        for (unsigned c = 0; c < m_layout.clients(u) + (server ? 1 : 0); ++c) {
+            const std::string p = "unit" + std::to_string(u) +
+                                  (c < m_layout.clients(u) ? ".core" + std::to_string(c) : std::string(".server")) + ".";
             m_cores[u].push_back({declare(p + "state", K::word, 2), declare(p + "op", K::word, 8),
                                   declare(p + "addr", K::word, 64)});
         }
+    }
     for (const uint64_t v : m_layout.traced_vars) {
         if (m_vars.count(v)) continue;
         auto& per_se = m_vars[v];
         for (unsigned u = 0; u < units; ++u) {
             const std::string p = var_scope(v) + ".unit" + std::to_string(u) + ".";
             per_se.push_back({declare(p + "lock_owner", K::word, 32),
-                              declare(p + "local_waiting", K::vector, std::max(1u, m_layout.clients(u))),
+                              declare(p + "local_waiting", K::vector,
+                                      std::max(1u, m_layout.local_waiting_bits ? m_layout.local_waiting_bits
+                                                                               : m_layout.clients(u))),
                               declare(p + "global_waiting", K::vector, std::max(1u, units)),
                               declare(p + "barrier_count", K::word, 32), declare(p + "sem_resources", K::word, 32),
                               declare(p + "buffered", K::bit, 1), declare(p + "in_memory", K::bit, 1)});

@@ -46,6 +46,12 @@ struct VcdLayout {
     std::vector<unsigned> client_cores;
     /// Used for every unit when client_cores is empty.
     unsigned cores_per_unit = 0;
+    /// Units with a server core (schemes central, hier, MiSAR-style): its
+    /// signals are unit<u>.server.*, after the unit's clients.
+    std::vector<bool> servers;
+    /// Width of the SEs' local waiting lists when it is not the unit's client
+    /// count (the flat organization lists every core of the system).
+    unsigned local_waiting_bits = 0;
     /// ST entries / indexing counters per SE: widths of st_occupancy and
     /// counters_in_use (16 bits, more only if these need it).
     unsigned st_entries = 0;

@@ -308,6 +308,18 @@ std::optional<Message> NdpCore::await_reply(const sc_core::sc_time& issued) {
     return reply;
 }
 
+std::optional<Message> NdpCore::reply_if_arrived(const sc_core::sc_time& issued) {
+    if (!m_reply) return std::nullopt;
+    const sc_core::sc_time arrival = std::max(m_reply_time, local_time());
+    m_qk.set(arrival - sc_core::sc_time_stamp());
+    const Message reply = *m_reply;
+    m_reply.reset();
+    m_expected.reset();
+    m_reply_event.cancel();
+    m_stats.ack_wait_time += arrival - issued;
+    return reply;
+}
+
 void NdpCore::deliver(const Message& m, const sc_core::sc_time& at, const Endpoint& src) {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     accept(m, at > now ? at : now, src, at > now ? at : now);

@@ -114,6 +114,10 @@ public:
     /// expectation, let the reply be delivered, then await_reply().
     void expect(uint64_t var, Opcode reply, Opcode alt);
     std::optional<Message> await_reply(const sc_core::sc_time& issued);
+    /// The armed reply if it has already been delivered: the core's local
+    /// time moves to its arrival without synchronizing (temporal decoupling
+    /// goes on); nothing if it has not come yet.
+    std::optional<Message> reply_if_arrived(const sc_core::sc_time& issued);
     /// Delivers a reply at absolute time `at` (>= sc_time_stamp()), as if it
     /// had arrived at the mailbox.
     void deliver(const Message& m, const sc_core::sc_time& at, const Endpoint& src);

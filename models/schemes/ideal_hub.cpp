@@ -27,27 +27,69 @@ SeTopology IdealHub::flat(SeTopology t) {
 IdealHub::IdealHub(const SeTopology& topology, std::function<NdpCore&(unsigned)> core_of)
     : m_core(0, hub_params(), flat(topology), this), m_core_of(std::move(core_of)) {}
 
-sc_core::sc_time& IdealHub::clock_of(uint64_t var) { return m_clock[var]; }
-
 void IdealHub::submit(const Message& m, const sc_core::sc_time& at) {
     ++m_requests;
-    sc_core::sc_time& var_clock = clock_of(m.addr);
-    sc_core::sc_time t = std::max(at, var_clock);
-    // cond_wait also releases its lock: that lock's history counts too.
-    const bool with_lock = m.op == Opcode::cond_wait_local && m.info;
-    if (with_lock) t = std::max(t, clock_of(m.info));
-    var_clock = t;
-    if (with_lock) clock_of(m.info) = t;
+    if (m.op == Opcode::barrier_wait_local_within_unit || m.op == Opcode::barrier_wait_local_across_units) {
+        History& h = m_history[m.addr];
+        h.latest_arrival = std::max(h.latest_arrival, at);
+    }
     m_result.clear();
     m_core.handle(m, m_result);
     if (!m_result.ok()) {
         SC_REPORT_ERROR(kMsgType, ("ideal: " + m_result.error).c_str());
         return;
     }
+    record(m, at);
     for (const Outgoing& o : m_result.out) {
         if (o.dest != Outgoing::Dest::core) continue; // a flat hub only answers cores
-        clock_of(o.msg.addr) = std::max(clock_of(o.msg.addr), t);
-        m_core_of(o.id).deliver(o.msg, t, Endpoint::se(0));
+        m_core_of(o.id).deliver(o.msg, reply_time(m, at, o), Endpoint::se(0));
+    }
+    if (m.op == Opcode::barrier_wait_local_within_unit || m.op == Opcode::barrier_wait_local_across_units)
+        for (const Outgoing& o : m_result.out)
+            if (o.msg.op == Opcode::barrier_depart_local) {
+                m_history[m.addr].latest_arrival = sc_core::SC_ZERO_TIME; // the episode is over
+                break;
+            }
+}
+
+sc_core::sc_time IdealHub::reply_time(const Message& m, const sc_core::sc_time& at, const Outgoing& o) {
+    History& h = m_history[o.msg.addr];
+    switch (o.msg.op) {
+    case Opcode::lock_grant_local: {
+        // Granted at once to its requester, or handed over by a release (also
+        // cond_wait's); never inside the previous holder's critical section.
+        sc_core::sc_time t = at;
+        if (h.acquired <= t && t < h.released) t = h.released;
+        h.acquired = h.released = t;
+        h.held = true;
+        return t;
+    }
+    case Opcode::sem_grant_local: {
+        if (m.op != Opcode::sem_wait_local || h.banked.empty()) return at; // woken by this post
+        const sc_core::sc_time posted = *h.banked.begin(); // granted from a banked post
+        h.banked.erase(h.banked.begin());
+        return std::max(at, posted);
+    }
+    case Opcode::barrier_depart_local: return std::max(at, h.latest_arrival);
+    default: return at; // condition variables: woken by the signal
+    }
+}
+
+void IdealHub::record(const Message& m, const sc_core::sc_time& at) {
+    // A release frees its lock at the releaser's time (cond_wait releases
+    // MessageInfo's lock); a post that woke nobody is banked.
+    uint64_t lock = 0;
+    if (m.op == Opcode::lock_release_local) lock = m.addr;
+    if (m.op == Opcode::cond_wait_local) lock = m.info;
+    if (lock) {
+        History& h = m_history[lock];
+        h.released = std::max(at, h.acquired);
+        h.held = false;
+    }
+    if (m.op == Opcode::sem_post_local) {
+        bool woke = false;
+        for (const Outgoing& o : m_result.out) woke |= o.msg.op == Opcode::sem_grant_local;
+        if (!woke) m_history[m.addr].banked.insert(at);
     }
 }
 
@@ -74,7 +116,9 @@ void IdealClient::request(NdpCore& core, Opcode op, uint64_t var, uint64_t info)
     }
     core.expect(var, grant_of(op), grant_of(op)); // armed first: the hub may answer at once
     m_hub.submit(m, now);
-    core.await_reply(now);
+    // Answered at once: the core goes on without a synchronization point
+    // (which would let later requests of other cores overtake it).
+    if (!core.reply_if_arrived(now)) core.await_reply(now);
 }
 
 } // namespace syncron

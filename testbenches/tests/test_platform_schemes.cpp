@@ -183,3 +183,179 @@ MISAR_CASES("syncron_central_ovrfl", Timing::lt, "LT")
 MISAR_CASES("syncron_distrib_ovrfl", Timing::lt, "LT")
 MISAR_CASES("syncron_central_ovrfl", Timing::at, "AT")
 MISAR_CASES("syncron_distrib_ovrfl", Timing::at, "AT")
+
+// ---------------------------------------------------------------- scheme properties
+
+#include "platforms/run_in_child.h"
+
+namespace {
+
+nlohmann::json stats_of(const SimParams& p) {
+    return syncron::in_child([p] { return simulate(p).stats; });
+}
+
+SimParams paper_point(const std::string& scheme, const std::string& workload) {
+    SimParams p; // the paper's microbenchmark: 60 cores, 200 instructions, empty critical section
+    p.platform.scheme = scheme;
+    p.workload.name = workload;
+    return p;
+}
+
+void expect_paper_ordering(const std::string& workload) {
+    // Figure 10 at 200 instructions: Central < Hier < SynCron <= Ideal.
+    double t[4];
+    const char* order[4] = {"central", "hier", "syncron", "ideal"};
+    for (int i = 0; i < 4; ++i) {
+        const auto s = stats_of(paper_point(order[i], workload));
+        INFO(order[i] << ": " << s.value("error", ""));
+        REQUIRE(s["status"] == "ok");
+        t[i] = s["throughput_ops_per_us"];
+    }
+    INFO("central " << t[0] << ", hier " << t[1] << ", syncron " << t[2] << ", ideal " << t[3] << " ops/us");
+    CHECK(t[0] < t[1]);
+    CHECK(t[1] < t[2]);
+    CHECK(t[2] <= t[3]);
+}
+
+} // namespace
+
+TEST_CASE("schemes: at 200 instructions Central < Hier < SynCron <= Ideal for the lock", "[platform][schemes][order]") {
+    expect_paper_ordering("lock");
+}
+TEST_CASE("schemes: at 200 instructions Central < Hier < SynCron <= Ideal for the barrier",
+          "[platform][schemes][order]") {
+    expect_paper_ordering("barrier");
+}
+TEST_CASE("schemes: at 200 instructions Central < Hier < SynCron <= Ideal for the semaphore",
+          "[platform][schemes][order]") {
+    expect_paper_ordering("semaphore");
+}
+TEST_CASE("schemes: at 200 instructions Central < Hier < SynCron <= Ideal for the condvar",
+          "[platform][schemes][order]") {
+    expect_paper_ordering("condvar");
+}
+
+TEST_CASE("schemes: ideal synchronization costs no time and no traffic", "[platform][schemes]") {
+    SimParams p = paper_point("ideal", "lock");
+    const SimulationResult r = simulate(p);
+    INFO(r.error);
+    REQUIRE(r.ok);
+    CHECK(r.stats["bytes_within_units"] == 0);
+    CHECK(r.stats["bytes_across_links"] == 0);
+    CHECK(r.stats["memory"]["reads"] == 0);
+    // Every core only computes: a start offset below one interval, then ops
+    // intervals of 200 instructions at 2.5 GHz (80 ns); the empty critical
+    // sections cost nothing.
+    const double interval_ns = p.workload.interval / p.core.clock_ghz;
+    CHECK(r.simulated_ns <= (p.workload.ops + 1) * interval_ns);
+    CHECK(r.simulated_ns >= p.workload.ops * interval_ns);
+}
+
+TEST_CASE("schemes: the server's instructions per request and its table's caching cost time",
+          "[platform][schemes][server]") {
+    SimParams base = paper_point("central", "lock");
+    base.workload.ops = 30;
+    SimParams slow = base, cached = base;
+    slow.server.instructions_per_request = 400;
+    cached.server.central_cached = true;
+    const auto b = stats_of(base), s = stats_of(slow), c = stats_of(cached);
+    REQUIRE(b["status"] == "ok");
+    REQUIRE(s["status"] == "ok");
+    REQUIRE(c["status"] == "ok");
+    CHECK(s["simulated_ns"].get<double>() > 2 * b["simulated_ns"].get<double>());
+    CHECK(c["simulated_ns"].get<double>() < b["simulated_ns"].get<double>());
+    // Uncached, every message reads and writes its table slot in memory.
+    CHECK(b["memory"]["reads"].get<uint64_t>() >= b["servers"][0]["messages_handled"].get<uint64_t>());
+    CHECK(c["memory"]["reads"].get<uint64_t>() < 10); // cached: the slot stays in the L1
+    // The busy fraction is that of a saturated server.
+    CHECK(b["servers"][0]["busy_fraction"].get<double>() > 0.9);
+}
+
+TEST_CASE("schemes: every scheme is deterministic", "[platform][schemes][determinism]") {
+    for (const char* scheme : {"syncron", "flat", "central", "hier", "ideal", "remote_atomics", "syncron_central_ovrfl",
+                               "syncron_distrib_ovrfl"}) {
+        SimParams p = syncron::test::bench("condvar", 1, 16, Timing::lt, 10);
+        p.platform.scheme = scheme;
+        auto a = stats_of(p), b = stats_of(p);
+        a.erase("host");
+        b.erase("host");
+        INFO(scheme);
+        CHECK(a["status"] == "ok");
+        CHECK(a == b);
+    }
+}
+
+namespace {
+/// Core 3 releases a lock it never acquired; the scheme must say so.
+class BadRelease : public Workload {
+public:
+    std::string name() const override { return "bad_release"; }
+    void setup(Driver& d) override { m_lock = d.create_syncvar(1); }
+    void run(CoreApi& c) override {
+        c.compute(10);
+        if (c.global_id() == 3) c.lock_release(m_lock);
+    }
+    CheckResult check(Driver&) override { return {}; }
+    uint64_t operations() const override { return 0; }
+
+private:
+    SyncVar m_lock = 0;
+};
+
+void expect_bad_release_reported(const std::string& scheme) {
+    SimParams p;
+    p.platform.scheme = scheme;
+    const SimulationResult r = simulate(p, std::make_unique<BadRelease>());
+    CHECK_FALSE(r.ok);
+    CHECK_THAT(r.error, Catch::Contains("release of a lock"));
+    CHECK_THAT(r.error, Catch::Contains("not held"));
+    CHECK(r.stats["status"] == "error");
+    CHECK(r.stats["scheme"] == scheme);
+}
+} // namespace
+
+TEST_CASE("schemes: flat reports a release of a lock not held", "[platform][schemes][errors]") {
+    expect_bad_release_reported("flat");
+}
+TEST_CASE("schemes: central reports a release of a lock not held", "[platform][schemes][errors]") {
+    expect_bad_release_reported("central");
+}
+TEST_CASE("schemes: hier reports a release of a lock not held", "[platform][schemes][errors]") {
+    expect_bad_release_reported("hier");
+}
+TEST_CASE("schemes: ideal reports a release of a lock not held", "[platform][schemes][errors]") {
+    expect_bad_release_reported("ideal");
+}
+TEST_CASE("schemes: remote_atomics reports a release of a lock not held", "[platform][schemes][errors]") {
+    expect_bad_release_reported("remote_atomics");
+}
+TEST_CASE("schemes: syncron_distrib_ovrfl reports a release of a lock not held", "[platform][schemes][errors]") {
+    expect_bad_release_reported("syncron_distrib_ovrfl");
+}
+
+TEST_CASE("schemes: a scheme that needs a server core refuses a platform with none free", "[platform][schemes][errors]") {
+    for (const char* scheme : {"central", "hier", "syncron_central_ovrfl", "syncron_distrib_ovrfl"}) {
+        SimParams p;
+        p.platform.scheme = scheme;
+        p.platform.client_cores = 64;
+        INFO(scheme);
+        CHECK_THROWS_WITH(validate(p), Catch::Contains("leaves no core of unit 0 free") && Catch::Contains(scheme));
+    }
+    SimParams p; // the others run on every core
+    p.platform.client_cores = 64;
+    for (const char* scheme : {"syncron", "flat", "ideal", "remote_atomics"}) {
+        p.platform.scheme = scheme;
+        CHECK_NOTHROW(validate(p));
+    }
+}
+
+TEST_CASE("schemes: the fair core count leaves the 16th core as the server", "[platform][schemes]") {
+    const SimulationResult r = simulate(paper_point("hier", "barrier"));
+    REQUIRE(r.ok);
+    CHECK(r.stats["cores"] == 60);
+    REQUIRE(r.stats["servers"].size() == 4);
+    for (unsigned u = 0; u < 4; ++u) {
+        CHECK(r.stats["servers"][u]["unit"] == u);
+        CHECK(r.stats["servers"][u]["core"] == 15);
+    }
+}
