@@ -158,3 +158,24 @@ TEST_CASE("cli: --help lists every option with its default and an example", "[cl
     // Help does not need a loadable configuration.
     CHECK(parse({"-h", "--config", "no-such-preset"}).help);
 }
+
+TEST_CASE("cli: --scheme takes every scheme, --compare and --scheme all list them", "[cli][compare]") {
+    for (const auto& s : implemented_schemes()) CHECK(parse({"--scheme", s}).params.platform.scheme == s);
+    CHECK(implemented_schemes().size() == 8);
+    CHECK(parse({}).compare.empty());
+    CHECK(parse({"--compare"}).compare == implemented_schemes());
+    CHECK(parse({"--scheme", "all"}).compare == implemented_schemes());
+    CHECK(parse({"--compare=all"}).compare == implemented_schemes());
+    const auto two = parse({"--compare", "central,syncron,central"}).compare;
+    CHECK(two == std::vector<std::string>{"central", "syncron"}); // in the given order, once each
+    CHECK(parse({"--compare", "hier", "--workload", "barrier"}).params.workload.name == "barrier");
+}
+
+TEST_CASE("cli: bad --compare use names the problem", "[cli][compare]") {
+    CHECK_THAT(error_of({"--compare", "central,hiear"}), Contains("'hiear'") && Contains("'--compare'"));
+    CHECK_THAT(error_of({"--compare", ","}), Contains("'--compare' needs at least one scheme"));
+    CHECK_THAT(error_of({"--compare", "--scheme", "hier"}), Contains("disagree"));
+    CHECK_THAT(error_of({"--scheme", "all", "--compare", "hier"}), Contains("disagree"));
+    CHECK_THAT(error_of({"--compare", "--vcd", "x.vcd"}), Contains("--compare") && Contains("trace"));
+    CHECK_THAT(error_of({"--compare", "--trace-db", "x.db"}), Contains("trace"));
+}

@@ -105,3 +105,39 @@ TEST_CASE("cli binary: an unwritable stats path fails before simulating", "[cli]
     CHECK_THAT(r.out, Catch::Contains("/nonexistent/dir/stats.json"));
     CHECK_THAT(r.out, !Catch::Contains("simulated time"));
 }
+
+TEST_CASE("cli binary: --compare prints one row per scheme and writes the table", "[cli][binary][compare]") {
+    const std::string f = tmp("compare.json");
+    const Run r = sim("--compare central,syncron,ideal --ops 5 --stats " + f);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("Scheme comparison: workload lock"));
+    CHECK_THAT(r.out, Catch::Contains("1.00x")); // central against itself
+    const auto j = read_json(f);
+    REQUIRE(j["rows"].size() == 3);
+    CHECK(j["baseline"] == "central");
+    CHECK(j["rows"][0]["scheme"] == "central");
+    CHECK(j["rows"][0]["speedup_over_baseline"] == 1.0);
+    for (const auto& row : j["rows"]) {
+        CHECK(row["status"] == "ok");
+        CHECK(row["operations"] == 300);
+        CHECK(j["runs"][row["scheme"].get<std::string>()]["throughput_ops_per_us"] == row["throughput_ops_per_us"]);
+    }
+    CHECK(j["rows"][1]["speedup_over_baseline"].get<double>() > 1.0); // SynCron beats Central
+    CHECK(j["runs"]["central"].contains("servers"));
+    CHECK(j["rows"][2]["sync_messages"] == 0); // ideal
+}
+
+TEST_CASE("cli binary: --compare keeps a failing scheme's row and exits 1", "[cli][binary][compare]") {
+    const std::string f = tmp("compare_fail.json");
+    const Run r = sim("--compare syncron,central --cores 64 --ops 5 --stats " + f);
+    INFO(r.out);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.out, Catch::Contains("ERROR"));
+    CHECK_THAT(r.out, Catch::Contains("leaves no core of unit 0 free for the central server"));
+    const auto j = read_json(f);
+    REQUIRE(j["rows"].size() == 2);
+    CHECK(j["rows"][0]["status"] == "ok");
+    CHECK(j["rows"][1]["status"] == "error");
+    CHECK(j["rows"][1]["speedup_over_baseline"].is_null());
+}
