@@ -236,10 +236,14 @@ bool NdpCore::send(uint64_t dest, const Message& m, bool sync) {
     tlm::tlm_generic_payload& t = m_lt_trans;
     fill_payload(t, tlm::TLM_WRITE_COMMAND, dest, data.data(), kWireBytes);
     t.set_extension(&ext);
-    sc_core::sc_time delay = m_qk.get_local_time();
+    const sc_core::sc_time issued = m_qk.get_local_time();
+    sc_core::sc_time delay = issued;
     bus->b_transport(t, delay);
     t.clear_extension(&ext); // stack-owned: the payload must not delete it
-    m_qk.set(delay);
+    // A req_sync request waits for its reply anyway; a posted message
+    // (req_async, a server's reply) costs the core its issue cycle only, as
+    // in AT, where the core goes on once the crossbar has taken the request.
+    m_qk.set(sync ? delay : issued + m_cycle);
     ++m_stats.instructions;
     ++m_stats.messages_sent[static_cast<unsigned>(m.op)];
     if (!t.is_response_error()) return true;
@@ -573,6 +577,7 @@ bool NdpCore::at_send(uint64_t dest, const Message& m, const uint8_t* wire, bool
     // Issued into the network once END_REQ is in; the response is absorbed
     // later by at_response (which releases the payload).
     at_begin_request(t);
+    if (!sync) m_qk.inc(m_cycle); // the issue cycle of a posted message, as in LT
     ++m_stats.instructions;
     ++m_stats.messages_sent[static_cast<unsigned>(m.op)];
     return !(sync && m_sync_failed);

@@ -727,9 +727,9 @@ TEST_CASE("core at: lock_release returns at END_REQ", "[core][at][sync]") {
     CHECK(b.se.received[1].arrival == ns(100));
     CHECK(b.se.sent.size() == 1); // no ACK for the release
     // Accepted at once: the release commits at its END_REQ, not at the
-    // response 10 ns later (LT would charge those 10 ns).
+    // response 10 ns later; its issue cycle is the core's pending time (as in LT).
     CHECK(after_release == ns(100));
-    CHECK(b.core.finish_time() == ns(100));
+    CHECK(b.core.finish_time() == ns(100) + b.core.cycle_time());
     REQUIRE(b.se.resp_at.size() == 2);
     CHECK(b.se.resp_at[1] == ns(110)); // absorbed after the program had finished
     CHECK(b.core.stats().sync_ops == 2);
@@ -759,12 +759,13 @@ TEST_CASE("core at: a withheld END_REQ delays the core (back-pressure)", "[core]
     CHECK(after_acquire == ns(100));           // the grant, 100 ns after arrival
     CHECK(b.se.received[1].arrival == ns(100));
     CHECK(b.se.end_req_at[1] == ns(130));
+    const sc_time issue = b.core.cycle_time(); // of each posted message
     CHECK(after_release == ns(130));           // held until END_REQ
-    CHECK(b.se.received[2].arrival == ns(130)); // request exclusion: after the release's END_REQ
-    CHECK(after_post == ns(160));
+    CHECK(b.se.received[2].arrival == ns(130) + issue); // request exclusion: after the release's END_REQ
+    CHECK(after_post == ns(160) + issue);
     REQUIRE(b.mem.log.size() == 1);
-    CHECK(b.mem.log[0].at == ns(160));
-    CHECK(b.core.finish_time() == ns(210));
+    CHECK(b.mem.log[0].at == ns(160) + 2 * issue);
+    CHECK(b.core.finish_time() == ns(210) + 2 * issue);
     REQUIRE(probe.state);
     CHECK(*probe.state == NdpCore::CoreState::memory); // blocked in the release's request phase
     b.check_clean();
@@ -799,11 +800,12 @@ TEST_CASE("core at: every Table 2 call carries its opcode and info", "[core][at]
     sc_core::sc_start();
     syncron::test::check_table2_requests(b.se.received);
     const auto& r = b.se.received;
-    CHECK(r[5].arrival == ns(300));
+    CHECK(r[5].arrival == ns(300) + 2 * b.core.cycle_time());
     REQUIRE(b.se.sent.size() == 3);
     CHECK(b.se.sent[2].msg.op == Opcode::sem_grant_local);
-    // three req_sync of 100 ns each; the req_async commit at their END_REQ (at once)
-    CHECK(b.core.finish_time() == ns(300));
+    // three req_sync of 100 ns each; the req_async commit at their END_REQ
+    // (at once) and cost their issue cycle, as in LT
+    CHECK(b.core.finish_time() == ns(300) + 3 * b.core.cycle_time());
     CHECK(b.core.stats().sync_ops == 6);
     CHECK(b.core.stats().ack_wait_time == ns(300));
     CHECK(b.core.stats().instructions == 6);
@@ -1018,8 +1020,9 @@ TEST_CASE("core at: an error response to a message is reported with its opcode",
     CHECK(contains(g_errors[1], "0x7040"));
     CHECK(b.core.done());
     CHECK(b.se.sent.empty());
-    // the release commits at END_REQ (0), the acquire ends with its error response (10)
-    CHECK(b.core.finish_time() == ns(20));
+    // the release commits at END_REQ (0) plus its issue cycle, the acquire
+    // ends with its error response (10), then 25 instructions
+    CHECK(b.core.finish_time() == ns(20) + b.core.cycle_time());
     CHECK(b.core.stats().ack_wait_time == SC_ZERO_TIME);
     b.check_clean();
 }
