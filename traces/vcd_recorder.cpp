@@ -83,6 +83,10 @@ const OpName kOperations[] = {
     {"load", 2},
     {"store", 3},
     {"done", 4},
+    {"receive", 5}, // a server core waiting for its next message
+    {"cas", 6},     // remote atomics
+    {"swap", 7},
+    {"faa", 8},
     {"lock_acquire", 10},
     {"lock_acquire_local", 10},
     {"lock_release", 11},

@@ -332,6 +332,7 @@ void NdpCore::deliver(const Message& m, const sc_core::sc_time& at, const Endpoi
 NdpCore::Received NdpCore::receive() {
     if (m_timing == Timing::lt) m_qk.sync();
     else catch_up();
+    set_state(CoreState::waiting_sync, "receive", 0);
     for (;;) {
         while (m_inbox.empty()) sc_core::wait(m_inbox_event);
         const sc_core::sc_time now = sc_core::sc_time_stamp();
@@ -343,6 +344,7 @@ NdpCore::Received NdpCore::receive() {
         }
         const Received r{m_inbox.front().msg, m_inbox.front().src};
         m_inbox.pop_front();
+        set_state(CoreState::computing, "compute", 0);
         return r;
     }
 }
