@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/common/params.h"
+#include "testbenches/workloads/workload.h"
 
 namespace syncron::test {
 
@@ -29,5 +30,21 @@ inline uint64_t total(const nlohmann::json& stats, const char* key) {
     for (const auto& se : stats["se"]) n += se[key].get<uint64_t>();
     return n;
 }
+
+/// Core 3 releases a lock (homed in unit 1) it never acquired.
+class BadRelease : public Workload {
+public:
+    std::string name() const override { return "bad_release"; }
+    void setup(Driver& d) override { m_lock = d.create_syncvar(1); }
+    void run(CoreApi& c) override {
+        c.compute(10);
+        if (c.global_id() == 3) c.lock_release(m_lock);
+    }
+    CheckResult check(Driver&) override { return {}; }
+    uint64_t operations() const override { return 0; }
+
+private:
+    SyncVar m_lock = 0;
+};
 
 } // namespace syncron::test

@@ -321,4 +321,25 @@ private:
     std::map<std::pair<int, int>, std::deque<Message>> m_channels;
 };
 
+/// SE parameters with a given ST size and number of indexing counters.
+inline SeParams params_with(unsigned st_entries, unsigned counters = 256) {
+    SeParams p;
+    p.st_entries = st_entries;
+    p.indexing_counters = counters;
+    return p;
+}
+
+/// The opcodes of a list of messages, in order.
+inline std::vector<Opcode> ops_of(const std::vector<Message>& v) {
+    std::vector<Opcode> o;
+    for (const auto& m : v) o.push_back(m.op);
+    return o;
+}
+
+/// Core (u,c) -> its own SE, delivered now.
+inline void core_sends(SeNetwork& n, unsigned u, unsigned c, Opcode op, uint64_t addr, uint64_t info = 0) {
+    n.send(u, c, op, addr, info);
+    REQUIRE(n.deliver(core_ep(u, c), se_ep(u)));
+}
+
 } // namespace syncron::test

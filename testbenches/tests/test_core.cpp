@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "testbenches/tests/core_table2_check.h"
+#include "testbenches/tests/tlm_test_helpers.h"
 
 #include <cstring>
 #include <deque>
@@ -173,20 +174,9 @@ private:
     void reply(const Message& request, Opcode op) {
         Message m = request;
         m.op = op;
-        SyncronExtension ext(m);
-        uint8_t data[kWireBytes] = {};
-        tlm::tlm_generic_payload t;
-        t.set_command(tlm::TLM_WRITE_COMMAND);
-        t.set_address(0); // routed by binding, not by address
-        t.set_data_ptr(data);
-        t.set_data_length(kWireBytes);
-        t.set_streaming_width(kWireBytes);
-        t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        t.set_extension(&ext);
         sc_time delay = sc_core::SC_ZERO_TIME;
-        out->b_transport(t, delay);
-        t.clear_extension(&ext);
-        sent.push_back({m, sc_core::sc_time_stamp(), t.get_response_status()});
+        const tlm::tlm_response_status status = syncron::test::write_message(out, m, delay);
+        sent.push_back({m, sc_core::sc_time_stamp(), status});
     }
 
     std::deque<Received> m_pending;

@@ -15,13 +15,14 @@
 #include "models/core/ndp_core.h"
 #include "models/protocol/syncron_extension.h"
 #include "models/schemes/message_client.h"
+#include "testbenches/tests/tlm_test_helpers.h"
 
 using namespace syncron;
 using sc_core::sc_time;
 
 namespace {
 
-sc_time ns(double v) { return sc_time(v, sc_core::SC_NS); }
+using syncron::test::ns;
 
 /// The core's bus target: records every message (address, message, arrival)
 /// and answers each req_sync with `reply` (or its grant) 50 ns later.
@@ -62,17 +63,8 @@ private:
             wait(s.at + ns(50) - sc_core::sc_time_stamp());
             Message m = s.msg;
             m.op = reply ? *reply : grant_of(s.msg.op);
-            SyncronExtension ext(m);
-            uint8_t data[kWireBytes] = {};
-            tlm::tlm_generic_payload t;
-            t.set_command(tlm::TLM_WRITE_COMMAND);
-            t.set_data_ptr(data);
-            t.set_data_length(kWireBytes);
-            t.set_streaming_width(kWireBytes);
-            t.set_extension(&ext);
             sc_time d = sc_core::SC_ZERO_TIME;
-            out->b_transport(t, d);
-            t.clear_extension(&ext);
+            syncron::test::write_message(out, m, d);
         }
     }
     std::deque<Seen> m_due;
@@ -89,6 +81,7 @@ public:
     };
     tlm_utils::simple_initiator_socket<Sender> out;
     std::vector<Item> script;
+    std::vector<tlm::tlm_response_status> statuses;
 
     SC_HAS_PROCESS(Sender);
     explicit Sender(sc_core::sc_module_name n) : sc_module(n), out("out") { SC_THREAD(run); }
@@ -99,19 +92,9 @@ private:
             Message m;
             m.addr = 0x1000 + 0x40 * i;
             m.op = script[i].op;
-            SyncronExtension ext(m);
-            ext.src = Endpoint::core(1, static_cast<unsigned>(i));
-            uint8_t data[kWireBytes] = {};
-            tlm::tlm_generic_payload t;
-            t.set_command(tlm::TLM_WRITE_COMMAND);
-            t.set_data_ptr(data);
-            t.set_data_length(kWireBytes);
-            t.set_streaming_width(kWireBytes);
-            t.set_extension(&ext);
             sc_time d = script[i].at - sc_core::sc_time_stamp(); // decoupled: annotated, not waited
-            out->b_transport(t, d);
-            t.clear_extension(&ext);
-            CHECK(t.get_response_status() == tlm::TLM_OK_RESPONSE);
+            statuses.push_back(
+                syncron::test::write_message(out, m, d, Endpoint::core(1, static_cast<unsigned>(i))));
         }
     }
 };
@@ -245,6 +228,7 @@ TEST_CASE("core services: a server mailbox hands messages out in arrival order",
         }
     });
     sc_core::sc_start();
+    CHECK(sender.statuses == std::vector<tlm::tlm_response_status>(3, tlm::TLM_OK_RESPONSE));
     REQUIRE(taken.size() == 3);
     CHECK(taken[0].first == Opcode::sem_post_local);
     CHECK(taken[0].second == ns(10));

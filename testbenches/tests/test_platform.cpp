@@ -87,27 +87,9 @@ TEST_CASE("platform: overflow costs time but not correctness", "[platform][overf
     CHECK(r.stats["memory"]["writes"].get<uint64_t>() > 0);
 }
 
-namespace {
-/// Releases a lock it never acquired.
-class BadRelease : public Workload {
-public:
-    std::string name() const override { return "bad_release"; }
-    void setup(Driver& d) override { m_lock = d.create_syncvar(1); }
-    void run(CoreApi& c) override {
-        c.compute(10);
-        if (c.global_id() == 3) c.lock_release(m_lock);
-    }
-    CheckResult check(Driver&) override { return {}; }
-    uint64_t operations() const override { return 0; }
-
-private:
-    SyncVar m_lock = 0;
-};
-} // namespace
-
 TEST_CASE("platform: releasing a lock that is not held stops the run with a clear error", "[platform][errors]") {
     SimParams p;
-    const SimulationResult r = simulate(p, std::make_unique<BadRelease>());
+    const SimulationResult r = simulate(p, std::make_unique<syncron::test::BadRelease>());
     CHECK_FALSE(r.ok);
     CHECK_THAT(r.error, Catch::Contains("release of a lock"));
     CHECK_THAT(r.error, Catch::Contains("not held"));

@@ -286,26 +286,11 @@ TEST_CASE("schemes: every scheme is deterministic", "[platform][schemes][determi
 }
 
 namespace {
-/// Core 3 releases a lock it never acquired; the scheme must say so.
-class BadRelease : public Workload {
-public:
-    std::string name() const override { return "bad_release"; }
-    void setup(Driver& d) override { m_lock = d.create_syncvar(1); }
-    void run(CoreApi& c) override {
-        c.compute(10);
-        if (c.global_id() == 3) c.lock_release(m_lock);
-    }
-    CheckResult check(Driver&) override { return {}; }
-    uint64_t operations() const override { return 0; }
-
-private:
-    SyncVar m_lock = 0;
-};
-
+/// Core 3 releases a lock it never acquired (BadRelease); the scheme must say so.
 void expect_bad_release_reported(const std::string& scheme) {
     SimParams p;
     p.platform.scheme = scheme;
-    const SimulationResult r = simulate(p, std::make_unique<BadRelease>());
+    const SimulationResult r = simulate(p, std::make_unique<syncron::test::BadRelease>());
     CHECK_FALSE(r.ok);
     CHECK_THAT(r.error, Catch::Contains("release of a lock"));
     CHECK_THAT(r.error, Catch::Contains("not held"));

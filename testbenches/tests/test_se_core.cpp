@@ -10,25 +10,6 @@ using namespace syncron::test;
 
 namespace {
 
-SeParams params_with(unsigned st_entries, unsigned counters = 256) {
-    SeParams p;
-    p.st_entries = st_entries;
-    p.indexing_counters = counters;
-    return p;
-}
-
-std::vector<Opcode> ops_of(const std::vector<Message>& v) {
-    std::vector<Opcode> o;
-    for (const auto& m : v) o.push_back(m.op);
-    return o;
-}
-
-// Core (u,c) -> its SE, delivered now.
-void core_sends(SeNetwork& n, unsigned u, unsigned c, Opcode op, uint64_t addr, uint64_t info = 0) {
-    n.send(u, c, op, addr, info);
-    REQUIRE(n.deliver(core_ep(u, c), se_ep(u)));
-}
-
 bool got(SeNetwork& n, unsigned u, unsigned c, Opcode op) {
     n.deliver(se_ep(u), core_ep(u, c));
     const auto v = n.take(u, c);

@@ -14,13 +14,6 @@ using namespace syncron::test;
 
 namespace {
 
-SeParams params_with(unsigned st_entries, unsigned counters = 256) {
-    SeParams p;
-    p.st_entries = st_entries;
-    p.indexing_counters = counters;
-    return p;
-}
-
 SeTopology flat_topology(unsigned units = 4, unsigned cores = 16) {
     SeTopology t = SeNetwork::topology(units, cores);
     t.organization = SeOrganization::flat;
@@ -31,14 +24,8 @@ SeNetwork flat_net(unsigned st_entries = 64, unsigned units = 4, unsigned cores 
     return SeNetwork(flat_topology(units, cores), std::vector<SeParams>(units, params_with(st_entries)));
 }
 
-std::vector<Opcode> ops_of(const std::vector<Message>& v) {
-    std::vector<Opcode> o;
-    for (const auto& m : v) o.push_back(m.op);
-    return o;
-}
-
 // Core (u,c) -> the variable's Master SE, delivered now.
-void core_sends(SeNetwork& n, unsigned u, unsigned c, Opcode op, uint64_t addr, uint64_t info = 0) {
+void core_sends_to_master(SeNetwork& n, unsigned u, unsigned c, Opcode op, uint64_t addr, uint64_t info = 0) {
     n.send(u, c, op, addr, info);
     REQUIRE(n.deliver(core_ep(u, c), se_ep(SeNetwork::home_of(addr))));
 }
@@ -77,14 +64,14 @@ TEST_CASE("flat: a lock homed in unit 2, cores of units 0 and 3, grants go to th
     REQUIRE(n.deliver(core_ep(0, 3), se_ep(2)));
     CHECK(n.errors.empty());
     CHECK(master.table().find(L)->state.local.test(3));
-    core_sends(n, 0, 3, Opcode::lock_acquire_local, L); // but a waiter cannot ask twice
+    core_sends_to_master(n, 0, 3, Opcode::lock_acquire_local, L); // but a waiter cannot ask twice
     CHECK_THAT(n.errors.at(0), Catch::Contains("already holds or waits"));
     n.errors.clear();
-    core_sends(n, 0, 3, Opcode::lock_release_local, L); // the release: granted to itself again
+    core_sends_to_master(n, 0, 3, Opcode::lock_release_local, L); // the release: granted to itself again
     CHECK(ops_of(received(n, 2, 0, 3)) == std::vector<Opcode>{Opcode::lock_grant_local});
 
     // Core 5 of unit 3 (flat 53) waits: one 64-bit list, bit 53.
-    core_sends(n, 3, 5, Opcode::lock_acquire_local, L);
+    core_sends_to_master(n, 3, 5, Opcode::lock_acquire_local, L);
     const StEntry* e = master.table().find(L);
     REQUIRE(e);
     CHECK(e->state.local.size() == 64);
@@ -101,12 +88,12 @@ TEST_CASE("flat: a lock homed in unit 2, cores of units 0 and 3, grants go to th
     CHECK(snap.owner_se == 0);
     CHECK(snap.owner_core == 3);
 
-    core_sends(n, 0, 3, Opcode::lock_release_local, L);
+    core_sends_to_master(n, 0, 3, Opcode::lock_release_local, L);
     const auto got = received(n, 2, 3, 5);
     REQUIRE(ops_of(got) == std::vector<Opcode>{Opcode::lock_grant_local});
     CHECK(got[0].core == 53);
     CHECK(got[0].se == 3);
-    core_sends(n, 3, 5, Opcode::lock_release_local, L);
+    core_sends_to_master(n, 3, 5, Opcode::lock_release_local, L);
     CHECK(n.errors.empty());
     CHECK(n.tables_empty());
     CHECK(n.count(Opcode::lock_acquire_global) == 0); // no local level at all
@@ -149,17 +136,17 @@ TEST_CASE("flat: barriers count cores, never units (across units and within a un
 TEST_CASE("flat: semaphore waits of several units, posts from another", "[se][flat][semaphore]") {
     SeNetwork n = flat_net();
     const uint64_t S = SeNetwork::var(0, 0);
-    core_sends(n, 1, 0, Opcode::sem_wait_local, S, 2);
-    core_sends(n, 2, 7, Opcode::sem_wait_local, S, 2);
-    core_sends(n, 3, 9, Opcode::sem_wait_local, S, 2);
+    core_sends_to_master(n, 1, 0, Opcode::sem_wait_local, S, 2);
+    core_sends_to_master(n, 2, 7, Opcode::sem_wait_local, S, 2);
+    core_sends_to_master(n, 3, 9, Opcode::sem_wait_local, S, 2);
     CHECK(ops_of(received(n, 0, 1, 0)) == std::vector<Opcode>{Opcode::sem_grant_local});
     CHECK(ops_of(received(n, 0, 2, 7)) == std::vector<Opcode>{Opcode::sem_grant_local});
     CHECK(received(n, 0, 3, 9).empty());
     CHECK(n.ses[0].table().find(S)->state.local.test(3 * 16 + 9));
-    core_sends(n, 0, 4, Opcode::sem_post_local, S);
+    core_sends_to_master(n, 0, 4, Opcode::sem_post_local, S);
     CHECK(ops_of(received(n, 0, 3, 9)) == std::vector<Opcode>{Opcode::sem_grant_local});
-    core_sends(n, 1, 0, Opcode::sem_post_local, S);
-    core_sends(n, 2, 7, Opcode::sem_post_local, S);
+    core_sends_to_master(n, 1, 0, Opcode::sem_post_local, S);
+    core_sends_to_master(n, 2, 7, Opcode::sem_post_local, S);
     CHECK(n.errors.empty());
     CHECK(n.tables_empty());
 }
@@ -168,24 +155,24 @@ TEST_CASE("flat: cond_wait releases a co-located lock inside the SE, signal and 
           "[se][flat][condvar]") {
     SeNetwork n = flat_net();
     const uint64_t L = SeNetwork::var(1, 0), C = SeNetwork::var(1, 1);
-    core_sends(n, 0, 2, Opcode::lock_acquire_local, L);
+    core_sends_to_master(n, 0, 2, Opcode::lock_acquire_local, L);
     REQUIRE(ops_of(received(n, 1, 0, 2)) == std::vector<Opcode>{Opcode::lock_grant_local});
-    core_sends(n, 3, 1, Opcode::lock_acquire_local, L); // waits for the lock
-    core_sends(n, 0, 2, Opcode::cond_wait_local, C, L); // registers, then the SE releases L
+    core_sends_to_master(n, 3, 1, Opcode::lock_acquire_local, L); // waits for the lock
+    core_sends_to_master(n, 0, 2, Opcode::cond_wait_local, C, L); // registers, then the SE releases L
     CHECK(n.ses[1].stats().internal_messages == 1);
     CHECK(ops_of(received(n, 1, 3, 1)) == std::vector<Opcode>{Opcode::lock_grant_local});
-    core_sends(n, 3, 1, Opcode::cond_signal_local, C);
+    core_sends_to_master(n, 3, 1, Opcode::cond_signal_local, C);
     const auto woken = received(n, 1, 0, 2);
     REQUIRE(ops_of(woken) == std::vector<Opcode>{Opcode::cond_grant_local});
     CHECK(woken[0].core == 2);
-    core_sends(n, 3, 1, Opcode::lock_release_local, L);
-    core_sends(n, 0, 2, Opcode::lock_acquire_local, L);
+    core_sends_to_master(n, 3, 1, Opcode::lock_release_local, L);
+    core_sends_to_master(n, 0, 2, Opcode::lock_acquire_local, L);
     REQUIRE(ops_of(received(n, 1, 0, 2)) == std::vector<Opcode>{Opcode::lock_grant_local});
-    core_sends(n, 0, 2, Opcode::cond_wait_local, C, L);
-    core_sends(n, 2, 8, Opcode::lock_acquire_local, L);
+    core_sends_to_master(n, 0, 2, Opcode::cond_wait_local, C, L);
+    core_sends_to_master(n, 2, 8, Opcode::lock_acquire_local, L);
     REQUIRE(ops_of(received(n, 1, 2, 8)) == std::vector<Opcode>{Opcode::lock_grant_local});
-    core_sends(n, 2, 8, Opcode::cond_wait_local, C, L);
-    core_sends(n, 3, 3, Opcode::cond_broad_local, C);
+    core_sends_to_master(n, 2, 8, Opcode::cond_wait_local, C, L);
+    core_sends_to_master(n, 3, 3, Opcode::cond_broad_local, C);
     CHECK(ops_of(received(n, 1, 0, 2)) == std::vector<Opcode>{Opcode::cond_grant_local});
     CHECK(ops_of(received(n, 1, 2, 8)) == std::vector<Opcode>{Opcode::cond_grant_local});
     CHECK(n.errors.empty());
@@ -196,9 +183,9 @@ TEST_CASE("flat: cond_wait with the lock homed elsewhere sends the core's lock_r
           "[se][flat][condvar]") {
     SeNetwork n = flat_net();
     const uint64_t L = SeNetwork::var(3, 0), C = SeNetwork::var(1, 0);
-    core_sends(n, 2, 6, Opcode::lock_acquire_local, L);
+    core_sends_to_master(n, 2, 6, Opcode::lock_acquire_local, L);
     REQUIRE(ops_of(received(n, 3, 2, 6)) == std::vector<Opcode>{Opcode::lock_grant_local});
-    core_sends(n, 0, 1, Opcode::lock_acquire_local, L); // waits at SE 3
+    core_sends_to_master(n, 0, 1, Opcode::lock_acquire_local, L); // waits at SE 3
 
     SeResult r;
     n.ses[1].handle(Message{C, Opcode::cond_wait_local, 2 * 16 + 6, 2, L}, r);
@@ -216,9 +203,9 @@ TEST_CASE("flat: cond_wait with the lock homed elsewhere sends the core's lock_r
     n.inject(se_ep(1), se_ep(3), rel.msg);
     REQUIRE(n.deliver(se_ep(1), se_ep(3)));
     CHECK(ops_of(received(n, 3, 0, 1)) == std::vector<Opcode>{Opcode::lock_grant_local});
-    core_sends(n, 0, 1, Opcode::cond_signal_local, C);
+    core_sends_to_master(n, 0, 1, Opcode::cond_signal_local, C);
     CHECK(ops_of(received(n, 1, 2, 6)) == std::vector<Opcode>{Opcode::cond_grant_local});
-    core_sends(n, 0, 1, Opcode::lock_release_local, L);
+    core_sends_to_master(n, 0, 1, Opcode::lock_release_local, L);
     CHECK(n.errors.empty());
     CHECK(n.tables_empty());
 }
@@ -226,10 +213,10 @@ TEST_CASE("flat: cond_wait with the lock homed elsewhere sends the core's lock_r
 TEST_CASE("flat: with no ST the Master SE serves cores of several units from syncronVar", "[se][flat][overflow]") {
     SeNetwork n = flat_net(0);
     const uint64_t L = SeNetwork::var(1, 0);
-    core_sends(n, 0, 1, Opcode::lock_acquire_local, L);
-    core_sends(n, 2, 7, Opcode::lock_acquire_local, L);
-    core_sends(n, 3, 15, Opcode::lock_acquire_local, L);
-    core_sends(n, 1, 0, Opcode::lock_acquire_local, L);
+    core_sends_to_master(n, 0, 1, Opcode::lock_acquire_local, L);
+    core_sends_to_master(n, 2, 7, Opcode::lock_acquire_local, L);
+    core_sends_to_master(n, 3, 15, Opcode::lock_acquire_local, L);
+    core_sends_to_master(n, 1, 0, Opcode::lock_acquire_local, L);
     CHECK(ops_of(received(n, 1, 0, 1)) == std::vector<Opcode>{Opcode::lock_grant_local});
     CHECK(n.ses[1].counters().value(L) == 1);
     CHECK(n.ses[1].table().occupancy() == 0);
@@ -266,13 +253,13 @@ TEST_CASE("flat: with no ST the Master SE serves cores of several units from syn
     CHECK(snap.owner_core == 1);
 
     // Served in rotation from the holder's position: 16, 39, 63.
-    core_sends(n, 0, 1, Opcode::lock_release_local, L);
+    core_sends_to_master(n, 0, 1, Opcode::lock_release_local, L);
     CHECK(ops_of(received(n, 1, 1, 0)) == std::vector<Opcode>{Opcode::lock_grant_local});
-    core_sends(n, 1, 0, Opcode::lock_release_local, L);
+    core_sends_to_master(n, 1, 0, Opcode::lock_release_local, L);
     CHECK(ops_of(received(n, 1, 2, 7)) == std::vector<Opcode>{Opcode::lock_grant_local});
-    core_sends(n, 2, 7, Opcode::lock_release_local, L);
+    core_sends_to_master(n, 2, 7, Opcode::lock_release_local, L);
     CHECK(ops_of(received(n, 1, 3, 15)) == std::vector<Opcode>{Opcode::lock_grant_local});
-    core_sends(n, 3, 15, Opcode::lock_release_local, L);
+    core_sends_to_master(n, 3, 15, Opcode::lock_release_local, L);
     CHECK(n.errors.empty());
     CHECK(n.counters_zero());
     CHECK(n.count(Opcode::decrease_indexing_counter) == 0); // nobody overflowed: nothing to tell

@@ -13,12 +13,6 @@ using namespace syncron::test;
 
 namespace {
 
-SeParams st(unsigned entries) {
-    SeParams p;
-    p.st_entries = entries;
-    return p;
-}
-
 /// units x cores, hierarchical, abort policy, one fallback server in unit
 /// `server_unit`, SE u with st_entries[u].
 SeNetwork misar_net(std::vector<unsigned> st_entries, unsigned cores = 4, unsigned server_unit = 0) {
@@ -27,19 +21,8 @@ SeNetwork misar_net(std::vector<unsigned> st_entries, unsigned cores = 4, unsign
     t.overflow = OverflowPolicy::abort;
     t.fallback_server = [server_unit](uint64_t) { return server_unit; };
     std::vector<SeParams> p;
-    for (unsigned e : st_entries) p.push_back(st(e));
+    for (unsigned e : st_entries) p.push_back(params_with(e));
     return SeNetwork(t, p);
-}
-
-std::vector<Opcode> ops_of(const std::vector<Message>& v) {
-    std::vector<Opcode> o;
-    for (const auto& m : v) o.push_back(m.op);
-    return o;
-}
-
-void core_sends(SeNetwork& n, unsigned u, unsigned c, Opcode op, uint64_t addr, uint64_t info = 0) {
-    n.send(u, c, op, addr, info);
-    REQUIRE(n.deliver(core_ep(u, c), se_ep(u)));
 }
 
 /// The single message core (u,c) got from its SE after the network ran.
@@ -475,7 +458,7 @@ TEST_CASE("abort: errors (counter below zero, abort_global while holding the loc
     CHECK(r.out.empty());
 
     // Integrated policy: no abort messages, no decrease at the Master SE.
-    SeNetwork integrated(2, 4, st(64));
+    SeNetwork integrated(2, 4, params_with(64));
     CHECK_THAT(integrated.ses[1].validate(Message{L, Opcode::abort_global, 0, 1, 0}),
                Catch::Contains("only used by the abort overflow policy"));
     CHECK_THAT(integrated.ses[0].validate(Message{L, Opcode::decrease_indexing_counter, 0, 1, 1}),

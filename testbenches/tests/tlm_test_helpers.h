@@ -15,10 +15,34 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "models/memory/backing_store.h"
+#include "models/protocol/syncron_extension.h"
+#include "models/protocol/wire_format.h"
 
 namespace syncron::test {
 
 inline sc_core::sc_time ns(double v) { return sc_core::sc_time(v, sc_core::SC_NS); }
+
+/// Writes `m` as a SynCron message (an 18-byte WRITE carrying a
+/// SyncronExtension, data bytes zero) to `socket` with b_transport, from
+/// `src`; returns the response status. `delay` is annotated as usual.
+template <class Socket>
+tlm::tlm_response_status write_message(Socket& socket, const Message& m, sc_core::sc_time& delay,
+                                       const Endpoint& src = Endpoint{}) {
+    SyncronExtension ext(m);
+    ext.src = src;
+    uint8_t data[kWireBytes] = {};
+    tlm::tlm_generic_payload t;
+    t.set_command(tlm::TLM_WRITE_COMMAND);
+    t.set_address(0); // routed by binding, not by address
+    t.set_data_ptr(data);
+    t.set_data_length(kWireBytes);
+    t.set_streaming_width(kWireBytes);
+    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    t.set_extension(&ext);
+    socket->b_transport(t, delay);
+    t.clear_extension(&ext); // stack-owned
+    return t.get_response_status();
+}
 
 /// tlm_quantumkeeper with its own quantum instead of the global one, so one
 /// elaboration can hold benches with different quanta. Sync points fall on
