@@ -21,6 +21,7 @@ SeTopology IdealHub::flat(SeTopology t) {
     t.organization = SeOrganization::flat;
     t.overflow = OverflowPolicy::integrated;
     t.home_unit = [](uint64_t) { return 0u; }; // the hub is every variable's Master
+    t.single_path = true;                       // direct calls: a second acquire is a bug
     return t;
 }
 

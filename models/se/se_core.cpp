@@ -1062,8 +1062,9 @@ void SeCore::master_lock(VarState& s, const Message& m, const Who& w, SeResult& 
     };
     if (is_acquire_type(m.op)) {
         // Flat: a holder's release sent by another SE's cond_wait may arrive
-        // after the holder's next acquire; the acquire queues behind it.
-        if (waiting(s, w) || (s.info == w.owner_code(m_unit) && !m_flat)) {
+        // after the holder's next acquire; the acquire queues behind it
+        // (unless the topology says one path carries everything).
+        if (waiting(s, w) || (s.info == w.owner_code(m_unit) && (!m_flat || m_topo.single_path))) {
             fail(r, m, w.describe() + " already holds or waits for this lock");
             return;
         }

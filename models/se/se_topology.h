@@ -41,6 +41,12 @@ struct SeTopology {
     /// fallback for a variable (unit 0 for syncron_central_ovrfl, the
     /// variable's home unit for syncron_distrib_ovrfl).
     std::function<unsigned(uint64_t)> fallback_server;
+    /// Flat organization only: every message of a core reaches this SE over
+    /// one path (the central server, the ideal hub), so a lock holder's
+    /// second acquire is always an error. Otherwise (flat SEs, fallback
+    /// servers) a holder's release relayed by another SE may arrive after
+    /// its next acquire, which then queues behind it.
+    bool single_path = false;
 
     unsigned total_client_cores() const {
         return std::accumulate(client_cores.begin(), client_cores.end(), 0u);

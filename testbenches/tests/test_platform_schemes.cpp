@@ -344,3 +344,43 @@ TEST_CASE("schemes: the fair core count leaves the 16th core as the server", "[p
         CHECK(r.stats["servers"][u]["core"] == 15);
     }
 }
+
+namespace {
+/// Core 5 acquires a lock twice without releasing it.
+class DoubleAcquire : public Workload {
+public:
+    std::string name() const override { return "double_acquire"; }
+    void setup(Driver& d) override { m_lock = d.create_syncvar(0); }
+    void run(CoreApi& c) override {
+        if (c.global_id() != 5) return;
+        c.lock_acquire(m_lock);
+        c.lock_acquire(m_lock);
+    }
+    CheckResult check(Driver&) override { return {}; }
+    uint64_t operations() const override { return 0; }
+
+private:
+    SyncVar m_lock = 0;
+};
+
+void expect_double_acquire_reported(const std::string& scheme) {
+    SimParams p;
+    p.platform.scheme = scheme;
+    const SimulationResult r = simulate(p, std::make_unique<DoubleAcquire>());
+    CHECK_FALSE(r.ok);
+    CHECK_THAT(r.error, Catch::Contains("already holds"));
+}
+} // namespace
+
+TEST_CASE("schemes: a second acquire by the holder is an error under syncron", "[platform][schemes][errors]") {
+    expect_double_acquire_reported("syncron");
+}
+TEST_CASE("schemes: a second acquire by the holder is an error under central", "[platform][schemes][errors]") {
+    expect_double_acquire_reported("central");
+}
+TEST_CASE("schemes: a second acquire by the holder is an error under ideal", "[platform][schemes][errors]") {
+    expect_double_acquire_reported("ideal");
+}
+TEST_CASE("schemes: a second acquire by the holder is an error under hier", "[platform][schemes][errors]") {
+    expect_double_acquire_reported("hier");
+}
