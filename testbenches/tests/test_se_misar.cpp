@@ -536,3 +536,37 @@ TEST_CASE("abort: a redirected arrival at a barrier counted in hardware moves th
         CHECK(n.errors.empty());
     }
 }
+
+TEST_CASE("abort: a redirected semaphore wait that a banked post satisfies is granted at once, not retried",
+          "[se][misar][semaphore]") {
+    // SE 0 is the Master SE and keeps the semaphore in its ST; SE 1 has no ST.
+    SeNetwork n = misar_net({64, 0});
+    const uint64_t S = SeNetwork::var(0, 0);
+    core_sends(n, 0, 0, Opcode::sem_wait_local, S, 0); // waits: no resource yet
+    n.run();
+    CHECK(n.take(0, 0).empty());
+    core_sends(n, 0, 1, Opcode::sem_post_local, S);
+    CHECK(only_reply(n, 0, 0).op == Opcode::sem_grant_local);
+    core_sends(n, 0, 1, Opcode::sem_post_local, S); // banked: the entry stays, one resource available
+    n.run();
+    REQUIRE(n.ses[0].table().find(S));
+    core_sends(n, 1, 2, Opcode::sem_wait_local, S, 0); // redirected by SE 1 (no ST)
+    CHECK(n.ses[1].counters().value(S) == 1);
+    const Message g = only_reply(n, 1, 2);
+    CHECK(g.op == Opcode::sem_grant_local); // from the banked post, in hardware
+    CHECK(n.count(Opcode::sem_grant_overflow) == 1);
+    CHECK(n.count(Opcode::abort_overflow) == 0);
+    CHECK(n.ses[0].stats().retries == 0);
+    CHECK(n.ses[0].stats().diverted == 0);
+    CHECK(n.ses[1].counters().value(S) == 0); // the grant undid the redirect's increment
+    CHECK(n.errors.empty());
+    CHECK(n.counters_zero());
+    CHECK(n.tables_empty()); // the post was consumed: the entry is idle and freed
+
+    // Without a banked resource the same redirect is retried.
+    core_sends(n, 0, 0, Opcode::sem_wait_local, S, 0);
+    n.run();
+    core_sends(n, 1, 2, Opcode::sem_wait_local, S, 0);
+    CHECK(is_abort(only_reply(n, 1, 2), Opcode::sem_wait_local, abort_info::kRetry));
+    CHECK(n.ses[1].counters().value(S) == 0);
+}
