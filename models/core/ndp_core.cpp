@@ -290,8 +290,11 @@ std::optional<Message> NdpCore::exchange(uint64_t dest, const Message& m, Opcode
 
 std::optional<Message> NdpCore::await_reply(const sc_core::sc_time& issued) {
     // req_sync commits only on the ACK: catch up with simulated time, then
-    // wait. In AT an error response to the request ends the wait too.
+    // wait. In AT an error response to the request ends the wait too (and
+    // the pending compute time is waited off first, for schemes that did
+    // not send a transaction).
     if (m_timing == Timing::lt) m_qk.sync();
+    else catch_up();
     while (!m_reply && !m_sync_failed) sc_core::wait(m_reply_event);
     if (!m_reply) {
         // AT: the request was rejected after its END_REQ (reported by at_response).
