@@ -402,7 +402,6 @@ nlohmann::json NdpPlatform::stats_json() const {
     j["simulated_ns"] = m_finish.to_seconds() * 1e9;
     json ses = json::array();
     uint64_t xbar_bytes = 0;
-    uint64_t transfers = 0; // core->SE, SE->SE and SE->core message transfers
     for (const auto& u : m_units) {
         const SeModule& se = *u->se;
         const SeCoreStats& cs = se.core().stats();
@@ -411,8 +410,6 @@ nlohmann::json NdpPlatform::stats_json() const {
             const auto name = std::string(to_string(static_cast<Opcode>(i)));
             if (cs.received[i]) received[name] = cs.received[i];
             if (cs.sent[i]) sent[name] = cs.sent[i];
-            transfers += cs.received[i];
-            if (level_of(static_cast<Opcode>(i)) == Level::local) transfers += cs.sent[i];
         }
         const double st_cap = std::max(1u, se.params().st_entries);
         ses.push_back({{"unit", se.unit()},
@@ -451,7 +448,6 @@ nlohmann::json NdpPlatform::stats_json() const {
         all_messages += by_kind[i];
     }
     j["messages_by_kind"] = kinds;
-    (void)transfers; // the SEs' own view is in se[]
     j["sync_messages"] = all_messages;
     if (!m_servers.empty()) {
         json servers = json::array();
