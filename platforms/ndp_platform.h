@@ -14,7 +14,7 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
-#include "models/common/protocol_checker.h"
+#include "models/tlm/protocol_checker.h"
 #include "models/core/ndp_core.h"
 #include "models/interconnect/crossbar.h"
 #include "models/interconnect/link.h"
@@ -24,7 +24,7 @@
 #include "models/schemes/scheme.h"
 #include "models/schemes/sync_server.h"
 #include "models/se/se_module.h"
-#include "testbenches/workloads/workload.h"
+#include "models/core/workload.h"
 
 namespace syncron {
 

@@ -9,13 +9,14 @@
 #include "platforms/config/config.h"
 #include "platforms/ndp_platform.h"
 #include "platforms/trace_session.h"
+#include "platforms/workload_registry.h"
 
 namespace syncron {
 
 SimulationResult simulate(const SimParams& params, const std::function<void(NdpPlatform&)>& before_run) {
     std::unique_ptr<Workload> workload;
     try {
-        workload = make_workload(params.workload);
+        workload = WorkloadRegistry::instance().make(params.workload);
     } catch (const std::exception& e) {
         SimulationResult r;
         r.error = e.what();
@@ -46,7 +47,7 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
     TraceSession session;
     auto previous = std::signal(SIGINT, on_sigint);
     try {
-        if (!workload) workload = make_workload(params.workload);
+        if (!workload) workload = WorkloadRegistry::instance().make(params.workload);
         platform = std::make_unique<NdpPlatform>("ndp", params);
         // Trace files are opened before anything runs: a bad path costs no simulation.
         session.open(traces, params, *platform);

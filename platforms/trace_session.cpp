@@ -12,16 +12,9 @@
 #include "traces/timeline_json.h"
 #include "traces/transaction_db.h"
 #include "traces/vcd_recorder.h"
+#include "models/common/hex.h"
 
 namespace syncron {
-
-namespace {
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-} // namespace
 
 TraceSession::TraceSession() = default;
 TraceSession::~TraceSession() { close("aborted"); }

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "models/common/params.h"
-#include "models/common/trace_sink.h"
+#include "models/tlm/trace_sink.h"
 #include "platforms/simulation.h"
 
 namespace syncron {

@@ -6,6 +6,9 @@
 
 #include <systemc>
 
+#include "platforms/workload_registry.h"
+#include "testbenches/workloads/builtin_workloads.h"
+
 #include "platforms/comparison.h"
 #include "platforms/config/config.h"
 #include "platforms/simulation.h"
@@ -72,5 +75,6 @@ int main(int argc, char* argv[]) {
     // The kernel prints its banner before sc_main runs; keep the output to
     // the simulator's own report.
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+    syncron::register_builtin_workloads(syncron::WorkloadRegistry::instance());
     return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -35,7 +35,7 @@
 #include <string>
 #include <vector>
 
-#include "models/common/trace_sink.h"
+#include "models/tlm/trace_sink.h"
 
 namespace syncron {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The transaction database (--trace-db FILE): every probe record of
-// models/common/trace_sink.h becomes one row of an SQLite table, so that a run
+// models/tlm/trace_sink.h becomes one row of an SQLite table, so that a run
 // can be analysed with SQL afterwards. Schema and query cookbook:
 // docs/traces.md, section "Transaction database (--trace-db)".
 //
@@ -15,7 +15,7 @@
 #include <set>
 #include <string>
 
-#include "models/common/trace_sink.h"
+#include "models/tlm/trace_sink.h"
 
 struct sqlite3;
 struct sqlite3_stmt;

@@ -34,7 +34,7 @@
 
 #include <systemc>
 
-#include "models/common/trace_sink.h"
+#include "models/tlm/trace_sink.h"
 
 namespace syncron {
 

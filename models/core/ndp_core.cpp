@@ -1,24 +1,20 @@
 #include "models/core/ndp_core.h"
 
-#include "models/common/payload_fill.h"
+#include "models/tlm/payload_fill.h"
 
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
-#include "models/protocol/syncron_extension.h"
+#include "models/protocol/tlm/syncron_extension.h"
 #include "models/schemes/message_client.h"
+#include "models/common/hex.h"
 
 namespace syncron {
 namespace {
 constexpr const char* kMsgType = "/syncron/ndp_core";
 
-std::string hex(uint64_t v) {
-    std::ostringstream os;
-    os << "0x" << std::hex << v;
-    return os.str();
-}
 
 const char* command_name(tlm::tlm_command cmd) {
     switch (cmd) {

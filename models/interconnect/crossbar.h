@@ -33,7 +33,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "models/common/params.h"
-#include "models/common/resource_timeline.h"
+#include "models/tlm/resource_timeline.h"
 #include "models/interconnect/router.h"
 
 namespace syncron {

@@ -1,6 +1,6 @@
 #include "models/interconnect/link.h"
 
-#include "models/memory/atomic_extension.h"
+#include "models/protocol/tlm/atomic_extension.h"
 
 #include <algorithm>
 #include <sstream>

@@ -35,8 +35,8 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "models/common/params.h"
-#include "models/common/trace_sink.h"
-#include "models/common/resource_timeline.h"
+#include "models/tlm/trace_sink.h"
+#include "models/tlm/resource_timeline.h"
 
 namespace syncron {
 

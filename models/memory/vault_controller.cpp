@@ -1,4 +1,5 @@
 #include "models/memory/vault_controller.h"
+#include "models/common/hex.h"
 
 #include <algorithm>
 #include <cstring>
@@ -11,11 +12,6 @@ using sc_core::SC_ZERO_TIME;
 using sc_core::sc_time;
 
 namespace {
-std::string hex(uint64_t v) {
-    std::ostringstream os;
-    os << "0x" << std::hex << v;
-    return os.str();
-}
 sc_time ns(double v) { return sc_time(v, SC_NS); }
 
 // Atomic operands and memory words are little-endian, like the BackingStore's

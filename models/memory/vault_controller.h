@@ -36,9 +36,9 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
-#include "models/common/trace_sink.h"
-#include "models/common/resource_timeline.h"
-#include "models/memory/atomic_extension.h"
+#include "models/tlm/trace_sink.h"
+#include "models/tlm/resource_timeline.h"
+#include "models/protocol/tlm/atomic_extension.h"
 #include "models/memory/backing_store.h"
 
 namespace syncron {

@@ -20,7 +20,7 @@
 #include <systemc>
 
 #include "models/core/sync_client.h"
-#include "models/se/se_core.h"
+#include "models/se/core/se_core.h"
 
 namespace syncron {
 

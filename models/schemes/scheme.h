@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "models/se/se_topology.h"
+#include "models/se/core/se_topology.h"
 
 namespace syncron {
 

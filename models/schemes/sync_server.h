@@ -19,7 +19,7 @@
 
 #include "models/common/params.h"
 #include "models/core/ndp_core.h"
-#include "models/se/se_core.h"
+#include "models/se/core/se_core.h"
 
 namespace syncron {
 

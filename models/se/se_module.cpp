@@ -1,6 +1,6 @@
 #include "models/se/se_module.h"
 
-#include "models/common/payload_fill.h"
+#include "models/tlm/payload_fill.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -215,7 +215,6 @@ void SeModule::spu() {
         const Arrival a = next;
         m_buffer.pop_front();
         if (m_timing == Timing::at) release_withheld(); // a buffer slot is free again
-        for (auto* o : m_observers) o->on_processed(m_unit, a.msg, a.time, start);
 
         note_st_change(start);
         m_result.clear();
@@ -280,8 +279,6 @@ void SeModule::emit(const Outgoing& o, const sc_time& delay) {
     // Replies to cores leave on to_cores; messages to SEs and to a fallback
     // server core (reached through the crossbar and links) on to_ses.
     const bool to_core = o.dest == Outgoing::Dest::core;
-    for (auto* obs : m_observers)
-        obs->on_emitted(m_unit, o.msg, o.dest != Outgoing::Dest::se, o.id, sc_core::sc_time_stamp() + delay);
     if (m_timing == Timing::at) {
         tlm::tlm_generic_payload& t = m_pool.acquire();
         fill_message(t, o, t.get_data_ptr());

@@ -26,12 +26,11 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
-#include "models/common/payload_pool.h"
-#include "models/common/trace_sink.h"
-#include "models/protocol/message_observer.h"
-#include "models/protocol/syncron_extension.h"
+#include "models/tlm/payload_pool.h"
+#include "models/tlm/trace_sink.h"
+#include "models/protocol/tlm/syncron_extension.h"
 #include "models/protocol/wire_format.h"
-#include "models/se/se_core.h"
+#include "models/se/core/se_core.h"
 
 namespace syncron {
 
@@ -58,7 +57,6 @@ public:
     SeModule(sc_core::sc_module_name name, unsigned unit, const SeParams& params, SeTopology topology,
              const AddressMap& map);
 
-    void add_observer(MessageObserver* o) { m_observers.push_back(o); }
     /// Attach a probe (before sc_start); nullptr = tracing off.
     void set_trace(TraceSink* sink) { m_trace = sink; }
     /// Report this SE's view of a variable with every message it serves for it.
@@ -143,7 +141,6 @@ private:
     sc_core::sc_event m_arrival;
     SeResult m_result;
     sc_core::sc_time m_mem_delay;   // accumulated while serving one message
-    std::vector<MessageObserver*> m_observers;
     Stats m_stats;
 
     TraceSink* m_trace = nullptr;

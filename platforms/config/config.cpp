@@ -11,6 +11,7 @@
 
 #include "models/common/address_map.h"
 #include "models/schemes/scheme.h"
+#include "platforms/workload_registry.h"
 
 namespace syncron {
 
@@ -307,10 +308,7 @@ const char* timing_name(Timing timing) { return timing == Timing::at ? "at" : "l
 
 const std::vector<std::string>& implemented_schemes() { return scheme_names(); }
 
-const std::vector<std::string>& known_workloads() {
-    static const std::vector<std::string> names = {"lock", "barrier", "semaphore", "condvar"};
-    return names;
-}
+const std::vector<std::string>& known_workloads() { return WorkloadRegistry::instance().names(); }
 
 json to_json(const SimParams& params) {
     json out = json::object();

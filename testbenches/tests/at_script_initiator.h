@@ -12,7 +12,7 @@
 #include <tlm_utils/peq_with_get.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "models/common/payload_pool.h"
+#include "models/tlm/payload_pool.h"
 
 namespace syncron::test {
 

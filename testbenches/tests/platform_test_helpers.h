@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/common/params.h"
-#include "testbenches/workloads/workload.h"
+#include "models/core/workload.h"
 
 namespace syncron::test {
 

@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/se/se_core.h"
+#include "models/se/core/se_core.h"
 
 namespace syncron::test {
 

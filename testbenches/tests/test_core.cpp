@@ -23,7 +23,7 @@
 #include "models/common/params.h"
 #include "models/core/l1_cache.h"
 #include "models/core/ndp_core.h"
-#include "models/protocol/syncron_extension.h"
+#include "models/protocol/tlm/syncron_extension.h"
 #include "models/protocol/wire_format.h"
 
 using namespace syncron;

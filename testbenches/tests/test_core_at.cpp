@@ -24,9 +24,9 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
-#include "models/common/payload_pool.h"
+#include "models/tlm/payload_pool.h"
 #include "models/core/ndp_core.h"
-#include "models/protocol/syncron_extension.h"
+#include "models/protocol/tlm/syncron_extension.h"
 #include "models/protocol/wire_format.h"
 
 using namespace syncron;

@@ -13,7 +13,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "models/core/ndp_core.h"
-#include "models/protocol/syncron_extension.h"
+#include "models/protocol/tlm/syncron_extension.h"
 #include "models/schemes/message_client.h"
 #include "testbenches/tests/tlm_test_helpers.h"
 

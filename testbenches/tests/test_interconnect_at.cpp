@@ -25,8 +25,8 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "models/common/params.h"
-#include "models/common/payload_pool.h"
-#include "models/common/protocol_checker.h"
+#include "models/tlm/payload_pool.h"
+#include "models/tlm/protocol_checker.h"
 #include "models/interconnect/crossbar.h"
 #include "models/interconnect/link.h"
 #include "models/interconnect/router.h"

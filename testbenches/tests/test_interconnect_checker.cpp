@@ -1,4 +1,4 @@
-// TLM-2.0 base-protocol checker (models/common/protocol_checker.h). A
+// TLM-2.0 base-protocol checker (models/tlm/protocol_checker.h). A
 // well-behaved AT initiator/target pair, LT b_transport and debug transport
 // pass through the checker without a violation; then one deliberately
 // misbehaving initiator or target per rule must give exactly one violation of
@@ -21,8 +21,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "models/common/payload_pool.h"
-#include "models/common/protocol_checker.h"
+#include "models/tlm/payload_pool.h"
+#include "models/tlm/protocol_checker.h"
 #include "models/memory/backing_store.h"
 #include "testbenches/tests/tlm_test_helpers.h"
 

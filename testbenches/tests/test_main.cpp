@@ -6,11 +6,15 @@
 #include <cstdlib>
 #include <systemc>
 
+#include "platforms/workload_registry.h"
+#include "testbenches/workloads/builtin_workloads.h"
+
 int sc_main(int argc, char* argv[]) {
     return Catch::Session().run(argc, argv);
 }
 
 int main(int argc, char* argv[]) {
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+    syncron::register_builtin_workloads(syncron::WorkloadRegistry::instance());
     return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "models/common/resource_timeline.h"
+#include "models/tlm/resource_timeline.h"
 
 using namespace syncron;
 using sc_core::sc_time;

@@ -23,7 +23,7 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
-#include "models/common/payload_pool.h"
+#include "models/tlm/payload_pool.h"
 #include "models/memory/backing_store.h"
 #include "models/memory/vault_controller.h"
 #include "testbenches/tests/at_script_initiator.h"

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "models/protocol/opcode.h"
-#include "models/protocol/syncron_extension.h"
+#include "models/protocol/tlm/syncron_extension.h"
 #include "models/protocol/wire_format.h"
 
 using namespace syncron;

@@ -27,10 +27,10 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "models/common/address_map.h"
-#include "models/protocol/syncron_extension.h"
+#include "models/protocol/tlm/syncron_extension.h"
 #include "models/protocol/wire_format.h"
 #include "models/se/se_module.h"
-#include "models/se/syncron_var.h"
+#include "models/se/core/syncron_var.h"
 #include "testbenches/tests/tlm_test_helpers.h"
 
 using namespace syncron;

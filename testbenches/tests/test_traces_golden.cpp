@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "models/common/trace_sink.h"
+#include "models/tlm/trace_sink.h"
 #include "platforms/ndp_platform.h"
 #include "platforms/simulation.h"
 #include "platforms/run_in_child.h"

@@ -20,7 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
-#include "models/common/trace_sink.h"
+#include "models/tlm/trace_sink.h"
 #include "traces/progress.h"
 #include "traces/timeline_json.h"
 

@@ -15,7 +15,7 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "models/memory/backing_store.h"
-#include "models/protocol/syncron_extension.h"
+#include "models/protocol/tlm/syncron_extension.h"
 #include "models/protocol/wire_format.h"
 
 namespace syncron::test {

@@ -7,7 +7,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "testbenches/workloads/workload.h"
+#include "testbenches/workloads/microbenchmarks.h"
 
 namespace syncron {
 namespace {
@@ -307,7 +307,12 @@ private:
 
 } // namespace
 
-std::unique_ptr<Workload> make_workload(const WorkloadParams& p) {
+const std::vector<std::string>& microbenchmark_names() {
+    static const std::vector<std::string> names{"lock", "barrier", "semaphore", "condvar"};
+    return names;
+}
+
+std::unique_ptr<Workload> make_microbenchmark(const WorkloadParams& p) {
     if (p.variables == 0) throw std::invalid_argument("workload.variables must be at least 1");
     if (p.name == "lock") return std::make_unique<LockBench>(p);
     if (p.name == "barrier") return std::make_unique<BarrierBench>(p);

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/se/var_state.h"
+#include "models/se/core/var_state.h"
 
 namespace syncron {
 

@@ -1,4 +1,4 @@
-#include "models/se/sync_table.h"
+#include "models/se/core/sync_table.h"
 
 #include <stdexcept>
 

@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "models/common/params.h"
-#include "models/common/trace_sink.h"
 #include "models/protocol/message.h"
-#include "models/se/indexing_counters.h"
-#include "models/se/se_topology.h"
-#include "models/se/sync_table.h"
-#include "models/se/syncron_var.h"
+#include "models/se/core/indexing_counters.h"
+#include "models/se/core/se_topology.h"
+#include "models/se/core/sync_table.h"
+#include "models/se/core/syncron_var.h"
+#include "models/se/core/var_snapshot.h"
 
 namespace syncron {
 

@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/se/var_state.h"
+#include "models/se/core/var_state.h"
 
 namespace syncron {
 

@@ -2,11 +2,9 @@
 // A workload: set up before simulation through the driver, run as one program
 // per client core against CoreApi, checked afterwards in simulated memory.
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "models/common/params.h"
 #include "models/core/core_api.h"
 
 namespace syncron {
@@ -50,9 +48,5 @@ public:
     /// Synchronization operations completed by all cores (for throughput).
     virtual uint64_t operations() const = 0;
 };
-
-/// Builds a workload by name ("lock", "barrier", "semaphore", "condvar");
-/// throws std::invalid_argument naming the known workloads otherwise.
-std::unique_ptr<Workload> make_workload(const WorkloadParams& params);
 
 } // namespace syncron

@@ -1,4 +1,4 @@
-#include "models/common/resource_timeline.h"
+#include "models/tlm/resource_timeline.h"
 
 #include <algorithm>
 

@@ -19,7 +19,7 @@
 
 #include <tlm>
 
-#include "models/protocol/syncron_extension.h"
+#include "models/protocol/tlm/syncron_extension.h"
 
 namespace syncron {
 

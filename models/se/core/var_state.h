@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "models/protocol/opcode.h"
-#include "models/se/bit_list.h"
+#include "models/se/core/bit_list.h"
 
 namespace syncron {
 

@@ -1,4 +1,4 @@
-#include "models/se/syncron_var.h"
+#include "models/se/core/syncron_var.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "models/common/payload_pool.h"
+#include "models/tlm/payload_pool.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,5 @@
-#include "models/se/se_core.h"
+#include "models/se/core/se_core.h"
+#include "models/common/hex.h"
 
 #include <cstdio>
 #include <stdexcept>
@@ -41,11 +42,6 @@ bool is_sem_post(Opcode op) {
     return op == Opcode::sem_post_local || op == Opcode::sem_post_global || op == Opcode::sem_post_overflow;
 }
 
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 } // namespace
 
 struct SeCore::Who {

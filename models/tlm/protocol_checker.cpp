@@ -1,6 +1,7 @@
-#include "models/common/protocol_checker.h"
+#include "models/tlm/protocol_checker.h"
 
-#include "models/memory/atomic_extension.h"
+#include "models/protocol/tlm/atomic_extension.h"
+#include "models/common/hex.h"
 
 #include <cstring>
 #include <iomanip>
@@ -29,11 +30,6 @@ constexpr const char* kMsgTypes[ProtocolChecker::kNumRules] = {
     "/syncron/check/debug_payload",
 };
 
-std::string hex(uint64_t v) {
-    std::ostringstream os;
-    os << "0x" << std::hex << v;
-    return os.str();
-}
 
 const char* sync_name(tlm_sync_enum s) {
     switch (s) {

@@ -1,0 +1,13 @@
+#include "testbenches/workloads/builtin_workloads.h"
+
+#include "platforms/workload_registry.h"
+#include "testbenches/workloads/microbenchmarks.h"
+
+namespace syncron {
+
+void register_builtin_workloads(WorkloadRegistry& registry) {
+    for (const std::string& name : microbenchmark_names())
+        registry.add(name, &make_microbenchmark);
+}
+
+} // namespace syncron
