@@ -33,4 +33,12 @@ nlohmann::json stats_of(const StatProvider& p, const StatContext& ctx) {
     return out;
 }
 
+nlohmann::json take_stat(nlohmann::json& group, const std::string& key) {
+    const auto it = group.find(key);
+    if (it == group.end()) throw std::out_of_range("statistics: the group lacks '" + key + "'");
+    nlohmann::json v = std::move(*it);
+    group.erase(it);
+    return v;
+}
+
 } // namespace syncron

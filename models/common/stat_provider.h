@@ -4,6 +4,7 @@
 // walk over the providers, in the spirit of DRAMSys' StatProvider. The layer
 // is SystemC-free: the end of the run travels as the kernel's integer time.
 #include <cstdint>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -37,5 +38,20 @@ void accumulate_stats(nlohmann::json& total, const nlohmann::json& part);
 
 /// The statistics of one provider as a new JSON object.
 nlohmann::json stats_of(const StatProvider& p, const StatContext& ctx);
+
+/// Removes `key` from a provider's group and returns its value, for a walk
+/// that places part of a group elsewhere; throws std::out_of_range naming the
+/// key when the provider did not report it.
+nlohmann::json take_stat(nlohmann::json& group, const std::string& key);
+
+/// The non-zero entries of `counts` as {name_of(i): count} (e.g. messages by
+/// opcode name); `name_of` turns an index into something a string is made of.
+template <class Counts, class NameOf>
+nlohmann::json nonzero_counts(const Counts& counts, NameOf name_of) {
+    nlohmann::json out = nlohmann::json::object();
+    for (size_t i = 0; i < counts.size(); ++i)
+        if (counts[i]) out[std::string(name_of(i))] = counts[i];
+    return out;
+}
 
 } // namespace syncron
