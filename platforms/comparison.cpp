@@ -2,25 +2,78 @@
 
 #include <cstdio>
 #include <sstream>
+#include <type_traits>
 
 #include "platforms/config/config.h"
 #include "platforms/run_in_child.h"
+#include "platforms/run_summary.h"
 #include "platforms/simulation.h"
 
 namespace syncron {
 
 using nlohmann::json;
 
-json compare_schemes(const SimParams& base, const std::vector<std::string>& schemes) {
-    json out = {{"workload", base.workload.name},
-                {"timing", timing_name(base.platform.timing)},
-                {"cores", base.platform.client_cores},
-                {"units", base.platform.units},
-                {"interval", base.workload.interval},
-                {"ops_per_core", base.workload.ops},
-                {"seed", base.workload.seed},
-                {"baseline", kComparisonBaseline}};
-    json rows = json::array(), runs = json::object();
+SchemeRow SchemeRow::from_stats(const std::string& scheme, const json& stats) {
+    SchemeRow r;
+    const std::string where = "the " + scheme + " run";
+    r.scheme = scheme;
+    r.status = stat_at(stats, "status", where).get<std::string>();
+    if (stats.contains("error")) r.error = stats["error"].get<std::string>();
+    // A failed run may have stopped before a figure existed.
+    const auto figure = [&](const char* key, auto& field) {
+        if (r.ok() || stats.contains(key))
+            field = stat_at(stats, key, where).get<std::remove_reference_t<decltype(field)>>();
+    };
+    figure("simulated_ns", r.simulated_ns);
+    figure("operations", r.operations);
+    figure("throughput_ops_per_us", r.throughput_ops_per_us);
+    figure("bytes_within_units", r.bytes_within_units);
+    figure("bytes_across_links", r.bytes_across_links);
+    figure("sync_messages", r.sync_messages);
+    if (stats.contains("server_busy_fraction")) r.server_busy_fraction = stats["server_busy_fraction"].get<double>();
+    return r;
+}
+
+json SchemeRow::to_json() const {
+    json row = {{"scheme", scheme},
+                {"status", status},
+                {"simulated_ns", simulated_ns},
+                {"operations", operations},
+                {"throughput_ops_per_us", throughput_ops_per_us},
+                {"bytes_within_units", bytes_within_units},
+                {"bytes_across_links", bytes_across_links},
+                {"sync_messages", sync_messages},
+                {"server_busy_fraction", server_busy_fraction},
+                {"speedup_over_baseline", speedup_over_baseline ? json(*speedup_over_baseline) : json()}};
+    if (error) row["error"] = *error;
+    return row;
+}
+
+bool Comparison::ok() const {
+    for (const auto& r : rows)
+        if (!r.ok()) return false;
+    return true;
+}
+
+json Comparison::to_json() const {
+    json out = {{"workload", workload}, {"timing", timing},     {"cores", cores}, {"units", units},
+                {"interval", interval}, {"ops_per_core", ops_per_core}, {"seed", seed}, {"baseline", baseline}};
+    json rs = json::array();
+    for (const auto& r : rows) rs.push_back(r.to_json());
+    out["rows"] = rs;
+    out["runs"] = runs;
+    return out;
+}
+
+Comparison compare_schemes(const SimParams& base, const std::vector<std::string>& schemes) {
+    Comparison c;
+    c.workload = base.workload.name;
+    c.timing = timing_name(base.platform.timing);
+    c.cores = base.platform.client_cores;
+    c.units = base.platform.units;
+    c.interval = base.workload.interval;
+    c.ops_per_core = base.workload.ops;
+    c.seed = base.workload.seed;
     for (const auto& scheme : schemes) {
         SimParams p = base;
         p.platform.scheme = scheme;
@@ -33,65 +86,39 @@ json compare_schemes(const SimParams& base, const std::vector<std::string>& sche
             return simulate(p).stats;
         });
         if (stats.contains("child_error")) stats = {{"status", "error"}, {"error", stats["child_error"]}};
-        json row = {{"scheme", scheme},
-                    {"status", stats.value("status", "error")},
-                    {"simulated_ns", stats.value("simulated_ns", 0.0)},
-                    {"operations", stats.value("operations", uint64_t(0))},
-                    {"throughput_ops_per_us", stats.value("throughput_ops_per_us", 0.0)},
-                    {"bytes_within_units", stats.value("bytes_within_units", uint64_t(0))},
-                    {"bytes_across_links", stats.value("bytes_across_links", uint64_t(0))},
-                    {"sync_messages", stats.value("sync_messages", uint64_t(0))},
-                    {"server_busy_fraction", stats.value("server_busy_fraction", 0.0)}};
-        if (stats.contains("error")) row["error"] = stats["error"];
-        rows.push_back(row);
-        runs[scheme] = std::move(stats);
+        c.rows.push_back(SchemeRow::from_stats(scheme, stats));
+        c.runs[scheme] = std::move(stats);
     }
     double baseline = 0;
-    for (const auto& r : rows)
-        if (r["scheme"] == kComparisonBaseline && r["status"] == "ok") baseline = r["throughput_ops_per_us"];
-    for (auto& r : rows)
-        r["speedup_over_baseline"] = baseline > 0 && r["status"] == "ok"
-                                         ? json(r["throughput_ops_per_us"].get<double>() / baseline)
-                                         : json();
-    out["rows"] = rows;
-    out["runs"] = runs;
-    return out;
+    for (const auto& r : c.rows)
+        if (r.scheme == c.baseline && r.ok()) baseline = r.throughput_ops_per_us;
+    for (auto& r : c.rows)
+        if (baseline > 0 && r.ok()) r.speedup_over_baseline = r.throughput_ops_per_us / baseline;
+    return c;
 }
 
-std::string comparison_table(const json& c) {
+std::string comparison_table(const Comparison& c) {
     std::ostringstream os;
     char line[320];
-    os << "Scheme comparison: workload " << c.value("workload", "") << ", " << c.value("timing", "") << ", "
-       << c.value("cores", 0u) << " cores, interval " << c.value("interval", 0u) << ", "
-       << c.value("ops_per_core", 0u) << " operations per core\n";
+    os << "Scheme comparison: workload " << c.workload << ", " << c.timing << ", " << c.cores << " cores, interval "
+       << c.interval << ", " << c.ops_per_core << " operations per core\n";
     std::snprintf(line, sizeof line, "  %-22s %-6s %12s %10s %10s %12s %12s %10s %7s\n", "scheme", "status",
                   "time (us)", "ops/us", "vs central", "unit KB", "link KB", "messages", "server");
     os << line;
-    for (const auto& r : c["rows"]) {
-        const bool ok = r["status"] == "ok";
+    for (const auto& r : c.rows) {
         char speed[32] = "-";
-        if (r["speedup_over_baseline"].is_number())
-            std::snprintf(speed, sizeof speed, "%.2fx", r["speedup_over_baseline"].get<double>());
+        if (r.speedup_over_baseline) std::snprintf(speed, sizeof speed, "%.2fx", *r.speedup_over_baseline);
         char busy[32] = "-";
-        if (r["server_busy_fraction"].get<double>() > 0)
-            std::snprintf(busy, sizeof busy, "%.0f%%", 100 * r["server_busy_fraction"].get<double>());
+        if (r.server_busy_fraction > 0) std::snprintf(busy, sizeof busy, "%.0f%%", 100 * r.server_busy_fraction);
         std::snprintf(line, sizeof line, "  %-22s %-6s %12.2f %10.3f %10s %12.1f %12.1f %10llu %7s\n",
-                      r["scheme"].get<std::string>().c_str(), ok ? "ok" : "ERROR",
-                      r["simulated_ns"].get<double>() / 1000.0, r["throughput_ops_per_us"].get<double>(), speed,
-                      r["bytes_within_units"].get<uint64_t>() / 1024.0,
-                      r["bytes_across_links"].get<uint64_t>() / 1024.0,
-                      static_cast<unsigned long long>(r["sync_messages"].get<uint64_t>()), busy);
+                      r.scheme.c_str(), r.ok() ? "ok" : "ERROR", r.simulated_ns / 1000.0, r.throughput_ops_per_us,
+                      speed, r.bytes_within_units / 1024.0, r.bytes_across_links / 1024.0,
+                      static_cast<unsigned long long>(r.sync_messages), busy);
         os << line;
     }
-    for (const auto& r : c["rows"])
-        if (r["status"] != "ok") os << "  " << r["scheme"].get<std::string>() << ": " << r.value("error", "") << "\n";
+    for (const auto& r : c.rows)
+        if (!r.ok()) os << "  " << r.scheme << ": " << r.error.value_or("") << "\n";
     return os.str();
-}
-
-bool comparison_ok(const json& c) {
-    for (const auto& r : c["rows"])
-        if (r["status"] != "ok") return false;
-    return true;
 }
 
 } // namespace syncron

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "models/common/hex.h"
 #include "models/schemes/atomics_client.h"
 #include "models/schemes/message_client.h"
 #include "models/schemes/misar_client.h"
@@ -394,61 +395,46 @@ void NdpPlatform::write(uint64_t addr, uint64_t value, unsigned size) {
 // ---------------------------------------------------------------- statistics
 
 nlohmann::json NdpPlatform::stats_json() const {
-    using nlohmann::json;
     // Statistics are taken at the model's end (the last core finishing), not
     // at the kernel's time, which pollers may have moved on.
-    const sc_time now = m_finish > sc_core::SC_ZERO_TIME ? m_finish : sc_core::sc_time_stamp();
-    json j;
+    const bool finished = m_finish > sc_core::SC_ZERO_TIME;
+    const sc_time end = finished ? m_finish : sc_core::sc_time_stamp();
+    return stats_of(*this, StatContext{end.value(), finished});
+}
+
+// The walk over the providers (docs/stats.md): per-instance groups become the
+// arrays se[], links[], memory.vaults[]; counters of many instances are summed.
+void NdpPlatform::report_stats(const StatContext& ctx, nlohmann::json& j) const {
+    using nlohmann::json;
     j["simulated_ns"] = m_finish.to_seconds() * 1e9;
     json ses = json::array();
     uint64_t xbar_bytes = 0;
     for (const auto& u : m_units) {
-        const SeModule& se = *u->se;
-        const SeCoreStats& cs = se.core().stats();
-        json received = json::object(), sent = json::object();
-        for (unsigned i = 0; i < kOpcodeCount; ++i) {
-            const auto name = std::string(to_string(static_cast<Opcode>(i)));
-            if (cs.received[i]) received[name] = cs.received[i];
-            if (cs.sent[i]) sent[name] = cs.sent[i];
-        }
-        const double st_cap = std::max(1u, se.params().st_entries);
-        ses.push_back({{"unit", se.unit()},
-                       {"messages", received},
-                       {"messages_sent", sent},
-                       {"messages_processed", se.stats().processed},
-                       {"st_entries", se.params().st_entries},
-                       {"st_occupancy_avg", se.st_occupancy_avg(now)},
-                       {"st_occupancy_max", se.stats().st_max},
-                       {"st_occupancy_avg_pct", 100.0 * se.st_occupancy_avg(now) / st_cap},
-                       {"overflow_requests", cs.overflow_requests},
-                       {"overflow_episodes", cs.overflow_episodes},
-                       {"st_spills", cs.spills},
-                       {"indexing_counters_in_use", se.core().counters().in_use()},
-                       {"syncronvar_memory_accesses", se.stats().mem_accesses},
-                       {"buffer_max", se.stats().buffer_max},
-                       {"buffer_full_events", se.stats().buffer_full_events},
-                       {"spu_busy_ns", se.stats().spu_busy.to_seconds() * 1e9},
-                       {"rejected_messages", se.stats().rejected}});
-        xbar_bytes += u->xbar->total_bytes();
+        ses.push_back(stats_of(*u->se, ctx));
+        xbar_bytes += stats_of(*u->xbar, ctx).at("bytes").get<uint64_t>();
     }
     j["se"] = ses;
     j["se_used"] = uses_ses(m_scheme); // the SEs exist on every platform but only SynCron schemes use them
     // Every synchronization message by opcode, counted once where it was
-    // sent: by a core (client or server) or by an SE.
-    std::array<uint64_t, kOpcodeCount> by_kind{};
-    for (const auto& u : m_units)
-        for (unsigned i = 0; i < kOpcodeCount; ++i) by_kind[i] += u->se->core().stats().sent[i];
-    for (const auto* list : {&m_cores, &m_server_cores})
-        for (const auto& c : *list)
-            for (unsigned i = 0; i < kOpcodeCount; ++i) by_kind[i] += c->stats().messages_sent[i];
+    // sent: by an SE or by a core (client or server). Client cores' other
+    // counters add up to cores_summary.
     json kinds = json::object();
-    uint64_t all_messages = 0;
-    for (unsigned i = 0; i < kOpcodeCount; ++i) {
-        if (by_kind[i]) kinds[std::string(to_string(static_cast<Opcode>(i)))] = by_kind[i];
-        all_messages += by_kind[i];
+    for (const auto& se : ses) accumulate_stats(kinds, se.at("messages_sent"));
+    json cores = json::object();
+    for (const auto& c : m_cores) {
+        json group = stats_of(*c, ctx);
+        accumulate_stats(kinds, take_stat(group, "messages_sent"));
+        accumulate_stats(cores, group);
     }
+    for (const auto& c : m_server_cores) accumulate_stats(kinds, stats_of(*c, ctx).at("messages_sent"));
+    uint64_t all_messages = 0;
+    for (const auto& n : kinds) all_messages += n.get<uint64_t>();
     j["messages_by_kind"] = kinds;
     j["sync_messages"] = all_messages;
+    const uint64_t abort_local_messages = kinds.value(std::string(to_string(Opcode::abort_local)), uint64_t{0});
+
+    // ---- scheme statistics (server cores, remote atomics, MiSAR-style
+    //      overflow, ideal hub): to become one call to the scheme's report.
     if (!m_servers.empty()) {
         json servers = json::array();
         double busy_sum = 0;
@@ -491,53 +477,44 @@ nlohmann::json NdpPlatform::stats_json() const {
         for (const auto& cl : m_clients_of_scheme)
             if (const auto* mc = dynamic_cast<const MisarClient*>(cl.get()))
                 fallbacks += mc->fallbacks(), retries += mc->retries();
-        j["misar"] = {{"aborts", by_kind[static_cast<unsigned>(Opcode::abort_local)]},
+        j["misar"] = {{"aborts", abort_local_messages},
                       {"fallbacks", fallbacks},
                       {"retries", retries}};
     }
     if (m_ideal) j["ideal"] = {{"requests", m_ideal->requests()}};
+    // ---- end of scheme statistics
+
     json vars = json::array(); // what --trace-var accepts
-    for (size_t i = 0; i < m_syncvars.size() && i < 16; ++i) {
-        char buf[24];
-        std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(m_syncvars[i]));
-        vars.push_back(buf);
-    }
+    for (size_t i = 0; i < m_syncvars.size() && i < 16; ++i) vars.push_back(hex(m_syncvars[i]));
     j["sync_variables"] = vars;
     uint64_t link_bytes = 0;
     json links = json::array();
     for (const auto& l : m_links) {
-        link_bytes += l->bytes();
-        links.push_back({{"from", l->src_unit()}, {"to", l->dst_unit()}, {"bytes", l->bytes()},
-                         {"transfers", l->transfers()},
-                         {"utilization", m_finish > sc_core::SC_ZERO_TIME ? l->utilization(m_finish) : 0.0}});
+        links.push_back(stats_of(*l, ctx));
+        link_bytes += links.back().at("bytes").get<uint64_t>();
     }
     j["links"] = links;
-    if (m_params.check.protocol) j["protocol_violations"] = protocol_violations();
+    if (m_params.check.protocol) {
+        uint64_t violations = 0;
+        for (const auto& c : m_checkers) violations += stats_of(*c, ctx).at("violations").get<uint64_t>();
+        j["protocol_violations"] = violations;
+    }
     j["bytes_within_units"] = xbar_bytes;
     j["bytes_across_links"] = link_bytes;
-    uint64_t mem_reads = 0, mem_writes = 0, mem_atomics = 0;
+    // Requests summed over every vault; vaults[] lists only the vaults used.
+    json memory = {{"reads", uint64_t{0}}, {"writes", uint64_t{0}}, {"atomics", uint64_t{0}}};
+    json vaults = json::array();
     for (const auto& u : m_units)
-        for (const auto& v : u->vaults) mem_reads += v->reads(), mem_writes += v->writes(), mem_atomics += v->atomics();
-
-    json vaults = json::array(); // only the vaults that were used
-    for (const auto& u : m_units)
-        for (const auto& v : u->vaults)
-            if (v->reads() + v->writes())
-                vaults.push_back({{"unit", &u - &m_units[0]}, {"vault", &v - &u->vaults[0]},
-                                  {"accesses", v->reads() + v->writes()},
-                                  {"avg_latency_ns", v->average_latency().to_seconds() * 1e9}});
-    j["memory"] = {{"reads", mem_reads}, {"writes", mem_writes}, {"atomics", mem_atomics}, {"vaults", vaults}};
-    uint64_t instr = 0, loads = 0, stores = 0, hits = 0, misses = 0;
-    double ack_ns = 0;
-    for (const auto& c : m_cores) {
-        const auto& s = c->stats();
-        instr += s.instructions, loads += s.loads, stores += s.stores, hits += s.l1_hits, misses += s.l1_misses;
-        ack_ns += s.ack_wait_time.to_seconds() * 1e9;
-    }
-    j["cores_summary"] = {{"instructions", instr}, {"loads", loads}, {"stores", stores}, {"l1_hits", hits},
-                          {"l1_misses", misses}, {"sync_wait_ns_total", ack_ns},
-                          {"unfinished", unfinished_cores()}};
-    return j;
+        for (const auto& v : u->vaults) {
+            json group = stats_of(*v, ctx);
+            for (auto it = memory.begin(); it != memory.end(); ++it)
+                it.value() = it.value().get<uint64_t>() + take_stat(group, it.key()).get<uint64_t>();
+            if (group.at("accesses").get<uint64_t>() > 0) vaults.push_back(std::move(group));
+        }
+    memory["vaults"] = vaults;
+    j["memory"] = memory;
+    cores["unfinished"] = unfinished_cores();
+    j["cores_summary"] = cores;
 }
 
 } // namespace syncron

@@ -14,6 +14,7 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
+#include "models/common/stat_provider.h"
 #include "models/tlm/protocol_checker.h"
 #include "models/core/ndp_core.h"
 #include "models/interconnect/crossbar.h"
@@ -28,7 +29,7 @@
 
 namespace syncron {
 
-class NdpPlatform : public sc_core::sc_module, public Driver {
+class NdpPlatform : public sc_core::sc_module, public Driver, public StatProvider {
 public:
     SC_HAS_PROCESS(NdpPlatform);
     NdpPlatform(sc_core::sc_module_name name, const SimParams& params);
@@ -70,6 +71,8 @@ public:
     static bool stop_requested() { return s_stop_requested != 0; }
     /// Statistics of the run so far (see docs/stats.md).
     nlohmann::json stats_json() const;
+    /// The platform's group: the walk over every module's statistics.
+    void report_stats(const StatContext& ctx, nlohmann::json& out) const override;
 
     // Driver
     unsigned units() const override { return m_params.platform.units; }

@@ -8,6 +8,7 @@
 
 #include "platforms/config/config.h"
 #include "platforms/ndp_platform.h"
+#include "platforms/run_summary.h"
 #include "platforms/trace_session.h"
 #include "platforms/workload_registry.h"
 
@@ -91,7 +92,7 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
     if (platform) {
         const nlohmann::json ps = platform->stats_json();
         for (auto it = ps.begin(); it != ps.end(); ++it) j[it.key()] = it.value();
-        r.simulated_ns = ps.value("simulated_ns", 0.0);
+        r.simulated_ns = ps.at("simulated_ns").get<double>();
     }
     r.operations = workload ? workload->operations() : 0;
     j["operations"] = r.operations;
@@ -103,66 +104,56 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
 }
 
 std::string summary(const SimulationResult& r) {
-    const auto& j = r.stats;
+    const RunSummary s = RunSummary::from_stats(r.stats);
     std::ostringstream os;
     char line[256];
-    os << "SynCron simulation: scheme " << j.value("scheme", "") << ", workload " << j.value("workload", "")
-       << ", " << j.value("timing", "") << ", " << j.value("cores", 0) << " cores on " << j.value("units", 0)
-       << " units\n";
+    os << "SynCron simulation: scheme " << s.scheme << ", workload " << s.workload << ", " << s.timing << ", "
+       << s.cores << " cores on " << s.units << " units\n";
     std::snprintf(line, sizeof line, "  status            %s%s%s\n", r.ok ? "ok" : "FAILED",
                   r.ok ? "" : ": ", r.ok ? "" : r.error.c_str());
     os << line;
     std::snprintf(line, sizeof line, "  simulated time    %.1f ns\n", r.simulated_ns);
     os << line;
     std::snprintf(line, sizeof line, "  operations        %llu (%.3f per us)\n",
-                  static_cast<unsigned long long>(r.operations), j.value("throughput_ops_per_us", 0.0));
+                  static_cast<unsigned long long>(r.operations), s.throughput_ops_per_us);
     os << line;
     std::snprintf(line, sizeof line, "  traffic           %llu B within units, %llu B across links\n",
-                  static_cast<unsigned long long>(j.value("bytes_within_units", 0ull)),
-                  static_cast<unsigned long long>(j.value("bytes_across_links", 0ull)));
+                  static_cast<unsigned long long>(s.bytes_within_units),
+                  static_cast<unsigned long long>(s.bytes_across_links));
     os << line;
-    std::snprintf(line, sizeof line, "  sync messages     %llu\n",
-                  static_cast<unsigned long long>(j.value("sync_messages", 0ull)));
+    std::snprintf(line, sizeof line, "  sync messages     %llu\n", static_cast<unsigned long long>(s.sync_messages));
     os << line;
-    if (j.contains("se") && j.value("se_used", true))
-        for (const auto& se : j["se"]) {
-            uint64_t msgs = 0;
-            for (const auto& kv : se["messages"].items()) msgs += kv.value().get<uint64_t>();
-            std::snprintf(line, sizeof line,
-                          "  SE %u              %llu messages, ST occupancy avg %.2f max %u of %u, %llu overflow requests\n",
-                          se.value("unit", 0u), static_cast<unsigned long long>(msgs), se.value("st_occupancy_avg", 0.0),
-                          se.value("st_occupancy_max", 0u), se.value("st_entries", 0u),
-                          static_cast<unsigned long long>(se.value("overflow_requests", 0ull)));
-            os << line;
-        }
-    if (j.contains("servers"))
-        for (const auto& sv : j["servers"]) {
-            std::snprintf(line, sizeof line, "  server (unit %u)   %llu messages, busy %.1f%%\n", sv.value("unit", 0u),
-                          static_cast<unsigned long long>(sv.value("messages_handled", 0ull)),
-                          100.0 * sv.value("busy_fraction", 0.0));
-            os << line;
-        }
-    if (j.contains("atomics")) {
-        const auto& a = j["atomics"];
+    for (const auto& se : s.ses) {
+        std::snprintf(line, sizeof line,
+                      "  SE %u              %llu messages, ST occupancy avg %.2f max %u of %u, %llu overflow requests\n",
+                      se.unit, static_cast<unsigned long long>(se.messages), se.st_occupancy_avg, se.st_occupancy_max,
+                      se.st_entries, static_cast<unsigned long long>(se.overflow_requests));
+        os << line;
+    }
+    for (const auto& sv : s.servers) {
+        std::snprintf(line, sizeof line, "  server (unit %u)   %llu messages, busy %.1f%%\n", sv.unit,
+                      static_cast<unsigned long long>(sv.messages_handled), 100.0 * sv.busy_fraction);
+        os << line;
+    }
+    if (s.atomics) {
         std::snprintf(line, sizeof line, "  atomics           %llu cas (%llu failed), %llu swap, %llu faa\n",
-                      static_cast<unsigned long long>(a.value("cas", 0ull)),
-                      static_cast<unsigned long long>(a.value("cas_failures", 0ull)),
-                      static_cast<unsigned long long>(a.value("swap", 0ull)),
-                      static_cast<unsigned long long>(a.value("faa", 0ull)));
+                      static_cast<unsigned long long>(s.atomics->cas),
+                      static_cast<unsigned long long>(s.atomics->cas_failures),
+                      static_cast<unsigned long long>(s.atomics->swap),
+                      static_cast<unsigned long long>(s.atomics->faa));
         os << line;
     }
-    if (j.contains("misar")) {
-        const auto& m = j["misar"];
+    if (s.misar) {
         std::snprintf(line, sizeof line, "  MiSAR overflow    %llu aborts, %llu fallbacks to the server, %llu retries\n",
-                      static_cast<unsigned long long>(m.value("aborts", 0ull)),
-                      static_cast<unsigned long long>(m.value("fallbacks", 0ull)),
-                      static_cast<unsigned long long>(m.value("retries", 0ull)));
+                      static_cast<unsigned long long>(s.misar->aborts),
+                      static_cast<unsigned long long>(s.misar->fallbacks),
+                      static_cast<unsigned long long>(s.misar->retries));
         os << line;
     }
-    if (j.contains("sync_variables") && !j["sync_variables"].empty()) {
+    if (!s.sync_variables.empty()) {
         std::string vars;
-        for (const auto& v : j["sync_variables"]) vars += (vars.empty() ? "" : " ") + v.get<std::string>();
-        os << "  variables         " << vars << (j["sync_variables"].size() == 16 ? " ..." : "") << "\n";
+        for (const auto& v : s.sync_variables) vars += (vars.empty() ? "" : " ") + v;
+        os << "  variables         " << vars << (s.sync_variables.size() == 16 ? " ..." : "") << "\n";
     }
     std::snprintf(line, sizeof line, "  host time         %.2f s\n", r.host_seconds);
     os << line;

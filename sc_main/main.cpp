@@ -46,13 +46,13 @@ int sc_main(int argc, char* argv[]) {
     sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
 
     if (!opt.compare.empty()) {
-        const nlohmann::json c = compare_schemes(opt.params, opt.compare);
+        const Comparison c = compare_schemes(opt.params, opt.compare);
         std::cout << comparison_table(c);
         if (stats) {
-            stats << c.dump(2) << "\n";
+            stats << c.to_json().dump(2) << "\n";
             stats.close();
         }
-        if (!comparison_ok(c)) {
+        if (!c.ok()) {
             std::cerr << "syncron-sim: at least one scheme failed (see the table)\n";
             return 1;
         }

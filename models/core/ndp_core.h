@@ -28,6 +28,7 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
+#include "models/common/stat_provider.h"
 #include "models/tlm/trace_sink.h"
 #include "models/tlm/payload_pool.h"
 #include "models/core/core_api.h"
@@ -41,7 +42,7 @@
 
 namespace syncron {
 
-class NdpCore : public sc_core::sc_module, public CoreApi {
+class NdpCore : public sc_core::sc_module, public CoreApi, public StatProvider {
 public:
     /// What the core is doing, for waveform tracing.
     enum class CoreState { computing, memory, waiting_sync, done };
@@ -91,6 +92,8 @@ public:
     void set_trace(TraceSink* sink) { m_trace = sink; }
 
     const Stats& stats() const { return m_stats; }
+    /// This module's group of statistics (docs/stats.md); in ndp_core_stats.cpp.
+    void report_stats(const StatContext& ctx, nlohmann::json& out) const override;
     const L1Cache& l1() const { return m_l1; }
     sc_core::sc_time cycle_time() const { return m_cycle; }
     const AddressMap& address_map() const { return m_map; }

@@ -33,12 +33,13 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "models/common/params.h"
+#include "models/common/stat_provider.h"
 #include "models/tlm/resource_timeline.h"
 #include "models/interconnect/router.h"
 
 namespace syncron {
 
-class Crossbar : public sc_core::sc_module {
+class Crossbar : public sc_core::sc_module, public StatProvider {
 public:
     tlm_utils::multi_passthrough_target_socket<Crossbar> in;
     tlm_utils::multi_passthrough_initiator_socket<Crossbar> out;
@@ -73,6 +74,8 @@ public:
     uint64_t bytes(unsigned port) const { return m_ports.at(port).bytes; }
     uint64_t total_transfers() const;
     uint64_t total_bytes() const;
+    /// This module's group of statistics (docs/stats.md); in crossbar_stats.cpp.
+    void report_stats(const StatContext& ctx, nlohmann::json& out) const override;
     /// Sum over transfers of the time spent waiting: LT, for a busy output
     /// port (start - arrival); AT, in the output queue beyond the hop latency
     /// (BEGIN_REQ downstream - (END_REQ upstream + hop latency)), which covers

@@ -35,12 +35,13 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "models/common/params.h"
+#include "models/common/stat_provider.h"
 #include "models/tlm/trace_sink.h"
 #include "models/tlm/resource_timeline.h"
 
 namespace syncron {
 
-class Link : public sc_core::sc_module {
+class Link : public sc_core::sc_module, public StatProvider {
 public:
     tlm_utils::simple_target_socket<Link> in;
     tlm_utils::simple_initiator_socket<Link> out;
@@ -108,6 +109,8 @@ public:
     double achieved_gbps(const sc_core::sc_time& interval) const;
     /// Fraction of `interval` the serializer was busy.
     double utilization(const sc_core::sc_time& interval) const;
+    /// This module's group of statistics (docs/stats.md); in link_stats.cpp.
+    void report_stats(const StatContext& ctx, nlohmann::json& out) const override;
     void reset_stats();
 
 private:

@@ -36,6 +36,7 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
+#include "models/common/stat_provider.h"
 #include "models/tlm/trace_sink.h"
 #include "models/tlm/resource_timeline.h"
 #include "models/protocol/tlm/atomic_extension.h"
@@ -43,7 +44,7 @@
 
 namespace syncron {
 
-class VaultController : public sc_core::sc_module {
+class VaultController : public sc_core::sc_module, public StatProvider {
 public:
     tlm_utils::simple_target_socket<VaultController> socket;
 
@@ -136,6 +137,8 @@ public:
     const sc_core::sc_time& total_latency() const { return m_total_latency; }
     /// total_latency() / completed accesses (zero if none).
     sc_core::sc_time average_latency() const;
+    /// This module's group of statistics (docs/stats.md); in vault_controller_stats.cpp.
+    void report_stats(const StatContext& ctx, nlohmann::json& out) const override;
     /// Accesses that found their bank busy at their arrival and had to wait
     /// (AT: service started after arrival).
     uint64_t bank_conflicts(unsigned bank) const { return m_bank_conflicts.at(bank); }

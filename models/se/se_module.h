@@ -26,6 +26,7 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
+#include "models/common/stat_provider.h"
 #include "models/tlm/payload_pool.h"
 #include "models/tlm/trace_sink.h"
 #include "models/protocol/tlm/syncron_extension.h"
@@ -34,7 +35,7 @@
 
 namespace syncron {
 
-class SeModule : public sc_core::sc_module, private SyncVarMemory {
+class SeModule : public sc_core::sc_module, public StatProvider, private SyncVarMemory {
 public:
     tlm_utils::simple_target_socket<SeModule> in;
     tlm_utils::simple_initiator_socket<SeModule> to_cores;
@@ -69,6 +70,8 @@ public:
 
     const SeCore& core() const { return m_core; }
     const Stats& stats() const { return m_stats; }
+    /// This module's group of statistics (docs/stats.md); in se_module_stats.cpp.
+    void report_stats(const StatContext& ctx, nlohmann::json& out) const override;
     unsigned unit() const { return m_unit; }
     const SeParams& params() const { return m_params; }
     /// Time-weighted average ST occupancy (entries) up to `now`.

@@ -23,9 +23,11 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "models/common/stat_provider.h"
+
 namespace syncron {
 
-class ProtocolChecker : public sc_core::sc_module {
+class ProtocolChecker : public sc_core::sc_module, public StatProvider {
 public:
     /// The rules; each is reported under the message type "/syncron/check/<name>".
     enum class Rule : uint8_t {
@@ -62,6 +64,8 @@ public:
     uint64_t violations(Rule rule) const { return m_counts[static_cast<size_t>(rule)]; }
     /// By rule name; throws std::invalid_argument for an unknown name.
     uint64_t violations(std::string_view rule) const;
+    /// This module's group of statistics (docs/stats.md); in protocol_checker_stats.cpp.
+    void report_stats(const StatContext& ctx, nlohmann::json& out) const override;
     /// The first kMaxMessages violation messages, in order.
     const std::vector<std::string>& messages() const { return m_messages; }
 

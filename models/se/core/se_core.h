@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/common/params.h"
+#include "models/common/stat_provider.h"
 #include "models/protocol/message.h"
 #include "models/se/core/indexing_counters.h"
 #include "models/se/core/se_topology.h"
@@ -79,7 +80,7 @@ struct SeCoreStats {
     uint64_t evictions = 0;           ///< hardware barriers moved to software by a redirected arrival
 };
 
-class SeCore {
+class SeCore : public StatProvider {
 public:
     SeCore(unsigned unit, const SeParams& params, SeTopology topology, SyncVarMemory* memory);
 
@@ -94,6 +95,8 @@ public:
     const SyncronVarLayout& layout() const { return m_layout; }
     const SeTopology& topology() const { return m_topo; }
     const SeCoreStats& stats() const { return m_stats; }
+    /// This module's group of statistics (docs/stats.md); in se_core_stats.cpp.
+    void report_stats(const StatContext& ctx, nlohmann::json& out) const override;
     bool is_master_of(uint64_t addr) const { return m_topo.home_unit(addr) == m_unit; }
     bool flat() const { return m_flat; }
     bool abort_policy() const { return m_abort; }

@@ -1,0 +1,67 @@
+#include "platforms/run_summary.h"
+
+#include <stdexcept>
+
+namespace syncron {
+
+const nlohmann::json& stat_at(const nlohmann::json& stats, const std::string& key, const std::string& where) {
+    const auto it = stats.find(key);
+    if (it == stats.end()) throw std::out_of_range("statistics: " + where + " lacks '" + key + "'");
+    return *it;
+}
+
+namespace {
+template <class T>
+T get(const nlohmann::json& j, const std::string& key, const std::string& where) {
+    return stat_at(j, key, where).get<T>();
+}
+} // namespace
+
+RunSummary RunSummary::from_stats(const nlohmann::json& j) {
+    RunSummary s;
+    const std::string run = "the run";
+    s.scheme = get<std::string>(j, "scheme", run);
+    s.workload = get<std::string>(j, "workload", run);
+    s.timing = get<std::string>(j, "timing", run);
+    s.cores = get<unsigned>(j, "cores", run);
+    s.units = get<unsigned>(j, "units", run);
+    s.throughput_ops_per_us = get<double>(j, "throughput_ops_per_us", run);
+    if (!j.contains("simulated_ns")) return s; // no platform: nothing below was measured
+    s.bytes_within_units = get<uint64_t>(j, "bytes_within_units", run);
+    s.bytes_across_links = get<uint64_t>(j, "bytes_across_links", run);
+    s.sync_messages = get<uint64_t>(j, "sync_messages", run);
+    for (const auto& v : stat_at(j, "sync_variables", run)) s.sync_variables.push_back(v.get<std::string>());
+    if (get<bool>(j, "se_used", run))
+        for (const auto& e : stat_at(j, "se", run)) {
+            const std::string where = "se[]";
+            Se se;
+            se.unit = get<unsigned>(e, "unit", where);
+            for (const auto& n : stat_at(e, "messages", where)) se.messages += n.get<uint64_t>();
+            se.st_occupancy_avg = get<double>(e, "st_occupancy_avg", where);
+            se.st_occupancy_max = get<unsigned>(e, "st_occupancy_max", where);
+            se.st_entries = get<unsigned>(e, "st_entries", where);
+            se.overflow_requests = get<uint64_t>(e, "overflow_requests", where);
+            s.ses.push_back(se);
+        }
+    if (j.contains("servers"))
+        for (const auto& e : j["servers"]) {
+            const std::string where = "servers[]";
+            s.servers.push_back({get<unsigned>(e, "unit", where), get<uint64_t>(e, "messages_handled", where),
+                                 get<double>(e, "busy_fraction", where)});
+        }
+    if (j.contains("atomics")) {
+        const auto& a = j["atomics"];
+        const std::string where = "atomics";
+        s.atomics = Atomics{get<uint64_t>(a, "cas", where), get<uint64_t>(a, "cas_failures", where),
+                            get<uint64_t>(a, "swap", where), get<uint64_t>(a, "faa", where)};
+    }
+    if (j.contains("misar")) {
+        const auto& m = j["misar"];
+        const std::string where = "misar";
+        s.misar = Misar{get<uint64_t>(m, "aborts", where), get<uint64_t>(m, "fallbacks", where),
+                        get<uint64_t>(m, "retries", where)};
+    }
+    return s;
+}
+
+} // namespace syncron

@@ -1,0 +1,55 @@
+#pragma once
+// What the printed summary of a run shows (syncron-sim without --compare),
+// read once from the run's statistics JSON (docs/stats.md). A key the
+// statistics must hold and lack is an error naming it, not a silent zero.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace syncron {
+
+/// stats[key], or std::out_of_range naming `where` and `key` when it is missing.
+const nlohmann::json& stat_at(const nlohmann::json& stats, const std::string& key, const std::string& where);
+
+struct RunSummary {
+    struct Se {
+        unsigned unit = 0;
+        uint64_t messages = 0; ///< received, all kinds
+        double st_occupancy_avg = 0;
+        unsigned st_occupancy_max = 0;
+        unsigned st_entries = 0;
+        uint64_t overflow_requests = 0;
+    };
+    struct Server {
+        unsigned unit = 0;
+        uint64_t messages_handled = 0;
+        double busy_fraction = 0;
+    };
+    struct Atomics {
+        uint64_t cas = 0, cas_failures = 0, swap = 0, faa = 0;
+    };
+    struct Misar {
+        uint64_t aborts = 0, fallbacks = 0, retries = 0;
+    };
+
+    // What ran (always in the statistics).
+    std::string scheme, workload, timing;
+    unsigned cores = 0, units = 0;
+    double throughput_ops_per_us = 0;
+    // The platform's figures: zero and empty when the platform was never built.
+    uint64_t bytes_within_units = 0, bytes_across_links = 0, sync_messages = 0;
+    std::vector<Se> ses; ///< empty when the scheme does not use the SEs
+    std::vector<std::string> sync_variables;
+    // The scheme's sections, present as the scheme writes them.
+    std::vector<Server> servers;
+    std::optional<Atomics> atomics;
+    std::optional<Misar> misar;
+
+    /// Reads the statistics of simulate(); throws std::out_of_range for a missing key.
+    static RunSummary from_stats(const nlohmann::json& stats);
+};
+
+} // namespace syncron

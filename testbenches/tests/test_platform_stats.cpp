@@ -1,0 +1,111 @@
+// Statistics providers (docs/stats.md): the walk's helpers sum and place the
+// groups without changing their number types, and the typed readers name a
+// missing key instead of reading it as zero.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <stdexcept>
+
+#include "models/common/stat_provider.h"
+#include "platforms/comparison.h"
+#include "platforms/run_summary.h"
+
+using namespace syncron;
+using nlohmann::json;
+
+TEST_CASE("stats: accumulate_stats sums numbers key by key, recursing into objects", "[stats]") {
+    json total = json::object();
+    accumulate_stats(total, {{"n", uint64_t{2}}, {"t", 1.5}, {"kinds", {{"a", uint64_t{1}}}}});
+    accumulate_stats(total, {{"n", uint64_t{3}}, {"t", 0.25}, {"kinds", {{"a", uint64_t{1}}, {"b", uint64_t{4}}}}});
+    CHECK(total["n"].is_number_unsigned());
+    CHECK(total["n"] == 5u);
+    CHECK(total["t"].is_number_float());
+    CHECK(total["t"] == 1.75);
+    CHECK(total["kinds"] == json({{"a", 2u}, {"b", 4u}}));
+    // Unsigned plus a float is a float: the dump shows which.
+    accumulate_stats(total, {{"n", 0.5}});
+    CHECK(total["n"].is_number_float());
+    CHECK_THROWS_AS(accumulate_stats(total, {{"kinds", 1u}}), std::invalid_argument);
+}
+
+TEST_CASE("stats: take_stat moves a key out of a group, or names the missing one", "[stats]") {
+    json group = {{"reads", 3u}, {"unit", 1u}};
+    CHECK(take_stat(group, "reads") == 3u);
+    CHECK(group == json({{"unit", 1u}}));
+    CHECK_THROWS_WITH(take_stat(group, "reads"), Catch::Contains("'reads'"));
+}
+
+TEST_CASE("stats: nonzero_counts keeps the non-zero entries by name", "[stats]") {
+    const std::array<uint64_t, 3> counts{0, 7, 0};
+    const auto name = [](size_t i) { return std::string(1, char('a' + i)); };
+    CHECK(nonzero_counts(counts, name) == json({{"b", 7u}}));
+    CHECK(nonzero_counts(std::array<uint64_t, 2>{}, name) == json::object());
+}
+
+TEST_CASE("stats: a provider's group through stats_of", "[stats]") {
+    struct Counter : StatProvider {
+        void report_stats(const StatContext& ctx, json& out) const override {
+            out["end"] = ctx.end_ticks;
+            out["finished"] = ctx.finished;
+        }
+    };
+    CHECK(stats_of(Counter{}, StatContext{42, true}) == json({{"end", 42u}, {"finished", true}}));
+}
+
+namespace {
+json minimal_run() {
+    return {{"status", "ok"},          {"scheme", "syncron"},        {"workload", "lock"},
+            {"timing", "lt"},          {"cores", 4u},                {"units", 1u},
+            {"throughput_ops_per_us", 2.0}, {"simulated_ns", 10.0},  {"bytes_within_units", 64u},
+            {"bytes_across_links", 0u}, {"sync_messages", 3u},       {"sync_variables", {"0x40"}},
+            {"se_used", true},
+            {"se", {{{"unit", 0u}, {"messages", {{"lock_acquire_global", 2u}, {"lock_release_global", 1u}}},
+                     {"st_occupancy_avg", 0.5}, {"st_occupancy_max", 1u}, {"st_entries", 64u},
+                     {"overflow_requests", 0u}}}}};
+}
+} // namespace
+
+TEST_CASE("stats: RunSummary reads a run once, by type", "[stats]") {
+    const RunSummary s = RunSummary::from_stats(minimal_run());
+    CHECK(s.scheme == "syncron");
+    CHECK(s.cores == 4);
+    CHECK(s.bytes_within_units == 64);
+    REQUIRE(s.ses.size() == 1);
+    CHECK(s.ses[0].messages == 3);
+    CHECK(s.sync_variables == std::vector<std::string>{"0x40"});
+    CHECK_FALSE(s.atomics);
+    CHECK_FALSE(s.misar);
+    CHECK(s.servers.empty());
+}
+
+TEST_CASE("stats: RunSummary names a missing key", "[stats]") {
+    json j = minimal_run();
+    j.erase("sync_messages");
+    CHECK_THROWS_WITH(RunSummary::from_stats(j), Catch::Contains("'sync_messages'"));
+    j = minimal_run();
+    j["se"][0].erase("st_entries");
+    CHECK_THROWS_WITH(RunSummary::from_stats(j), Catch::Contains("se[]") && Catch::Contains("'st_entries'"));
+    j = minimal_run();
+    j["misar"] = {{"aborts", 1u}, {"fallbacks", 0u}};
+    CHECK_THROWS_WITH(RunSummary::from_stats(j), Catch::Contains("'retries'"));
+    // A run whose platform was never built has only what ran.
+    j = minimal_run();
+    j.erase("simulated_ns");
+    CHECK(RunSummary::from_stats(j).bytes_within_units == 0);
+}
+
+TEST_CASE("stats: SchemeRow requires every figure of a clean run, not of a failed one", "[stats][compare]") {
+    json j = minimal_run();
+    j["operations"] = 20u;
+    const SchemeRow ok = SchemeRow::from_stats("syncron", j);
+    CHECK(ok.ok());
+    CHECK(ok.operations == 20);
+    CHECK(ok.server_busy_fraction == 0); // no server cores
+    j.erase("operations");
+    CHECK_THROWS_WITH(SchemeRow::from_stats("syncron", j), Catch::Contains("syncron") && Catch::Contains("'operations'"));
+    const SchemeRow failed = SchemeRow::from_stats("hier", {{"status", "error"}, {"error", "configuration: bad"}});
+    CHECK_FALSE(failed.ok());
+    CHECK(failed.error == std::optional<std::string>("configuration: bad"));
+    CHECK(failed.to_json()["speedup_over_baseline"].is_null());
+    CHECK(failed.to_json()["operations"] == 0u);
+}
