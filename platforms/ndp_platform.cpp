@@ -239,9 +239,6 @@ void NdpPlatform::build_scheme(const SeTopology& topology) {
             // Every client is the server's own core; every variable is its own.
             c.topology.organization = SeOrganization::flat;
             c.topology.home_unit = [u](uint64_t) { return u; };
-            // Central's clients reach it by one path; a fallback server also
-            // gets releases relayed by the Master SEs.
-            c.topology.single_path = c.role == SyncServer::Role::central;
             c.address_of = [this, cpu, server_core](const Outgoing& o) {
                 switch (o.dest) {
                 case Outgoing::Dest::core: return m_map.mailbox_address(o.id / cpu, o.id % cpu);

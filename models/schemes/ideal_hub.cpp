@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "models/core/ndp_core.h"
+#include "models/se/core/single_path_organization.h"
 
 namespace syncron {
 
@@ -21,12 +22,13 @@ SeTopology IdealHub::flat(SeTopology t) {
     t.organization = SeOrganization::flat;
     t.overflow = OverflowPolicy::integrated;
     t.home_unit = [](uint64_t) { return 0u; }; // the hub is every variable's Master
-    t.single_path = true;                       // direct calls: a second acquire is a bug
     return t;
 }
 
+// Direct calls are a single path: a holder's second acquire is a bug.
 IdealHub::IdealHub(const SeTopology& topology, std::function<NdpCore&(unsigned)> core_of)
-    : m_core(0, hub_params(), flat(topology), this), m_core_of(std::move(core_of)) {}
+    : m_core(0, hub_params(), flat(topology), this, std::make_unique<SinglePathOrganization>(flat(topology))),
+      m_core_of(std::move(core_of)) {}
 
 void IdealHub::submit(const Message& m, const sc_core::sc_time& at) {
     ++m_requests;

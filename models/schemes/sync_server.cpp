@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "models/se/core/single_path_organization.h"
+
 namespace syncron {
 
 namespace {
@@ -13,10 +15,18 @@ SeParams table_params(const ServerParams& p) {
     se.st_entries = p.table_entries;
     return se;
 }
+
+/// Central's clients reach it by one path; a fallback server also gets
+/// releases relayed by the Master SEs, a hier server talks to other servers.
+std::unique_ptr<SeOrganizationIF> organization_of(const SyncServer::Config& c) {
+    if (c.role == SyncServer::Role::central) return std::make_unique<SinglePathOrganization>(c.topology);
+    return make_se_organization(c.topology);
+}
 } // namespace
 
 SyncServer::SyncServer(Config config)
-    : m_cfg(std::move(config)), m_core(m_cfg.unit, table_params(m_cfg.params), m_cfg.topology, this) {}
+    : m_cfg(std::move(config)),
+      m_core(m_cfg.unit, table_params(m_cfg.params), m_cfg.topology, this, organization_of(m_cfg)) {}
 
 void SyncServer::run(NdpCore& core) {
     m_cpu = &core;

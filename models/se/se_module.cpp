@@ -120,13 +120,12 @@ void SeModule::trace_arrival(const tlm::tlm_generic_payload& t, const Message& m
         r.src = ext->src;
         r.sent = ext->sent;
     } else { // a plain payload: the sender follows from the message
-        const unsigned cpu = m_core.topology().cores_per_unit;
-        if (level_of(msg.op) != Level::local)
+        if (level_of(msg.op) != Level::local) {
             r.src = Endpoint::se(msg.se);
-        else if (m_core.flat()) // flat: CoreID is the flat index
-            r.src = Endpoint::core(msg.core / cpu, msg.core % cpu);
-        else
-            r.src = Endpoint::core(m_unit, msg.core);
+        } else { // flat: CoreID is the flat index
+            const CoreRef c = m_core.organization().core(msg.core, m_unit);
+            r.src = Endpoint::core(c.unit, c.local);
+        }
         r.sent = arrived;
     }
     m_trace->on_message(r);
@@ -160,7 +159,7 @@ void SeModule::trace_service(const Message& msg, const sc_time& arrival, const s
         if (!m_core.snapshot(v, kind, have ? &image : nullptr, snap)) {
             snap.addr = v; // nothing held: free, nobody waiting
             snap.kind = kind;
-            snap.local.assign(m_core.topology().own_cores(), '0');
+            snap.local.assign(m_core.organization().own_cores(), '0');
             snap.global.assign(m_core.topology().units, '0');
         }
         r.vars.push_back(std::move(snap));
@@ -250,13 +249,13 @@ void SeModule::spu() {
 }
 
 uint64_t SeModule::destination_address(const Outgoing& o) const {
-    const SeTopology& topo = m_core.topology();
     switch (o.dest) {
-    case Outgoing::Dest::core: // flat: the id is the core's flat index, any unit
-        return m_core.flat() ? m_map.mailbox_address(o.id / topo.cores_per_unit, o.id % topo.cores_per_unit)
-                             : m_map.mailbox_address(m_unit, o.id);
+    case Outgoing::Dest::core: { // flat: the id is the core's flat index, any unit
+        const CoreRef c = m_core.organization().core(o.id, m_unit);
+        return m_map.mailbox_address(c.unit, c.local);
+    }
     case Outgoing::Dest::server: // the fallback server core of unit `id`
-        return m_map.mailbox_address(o.id, topo.server_core(o.id));
+        return m_map.mailbox_address(o.id, m_core.topology().server_core(o.id));
     default: return m_map.se_address(o.id);
     }
 }

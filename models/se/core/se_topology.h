@@ -41,12 +41,6 @@ struct SeTopology {
     /// fallback for a variable (unit 0 for syncron_central_ovrfl, the
     /// variable's home unit for syncron_distrib_ovrfl).
     std::function<unsigned(uint64_t)> fallback_server;
-    /// Flat organization only: every message of a core reaches this SE over
-    /// one path (the central server, the ideal hub), so a lock holder's
-    /// second acquire is always an error. Otherwise (flat SEs, fallback
-    /// servers) a holder's release relayed by another SE may arrive after
-    /// its next acquire, which then queues behind it.
-    bool single_path = false;
 
     unsigned total_client_cores() const {
         return std::accumulate(client_cores.begin(), client_cores.end(), 0u);
@@ -56,10 +50,6 @@ struct SeTopology {
     unsigned server_core(unsigned unit) const { return client_cores.at(unit); }
     /// Flat index of core (unit, local ID): its bit in flat waiting lists.
     unsigned flat_index(unsigned unit, unsigned core) const { return unit * cores_per_unit + core; }
-    /// Cores an SE's own-core waiting list covers.
-    unsigned own_cores() const {
-        return organization == SeOrganization::flat ? units * cores_per_unit : cores_per_unit;
-    }
 };
 
 } // namespace syncron

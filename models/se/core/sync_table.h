@@ -18,7 +18,7 @@ struct StEntry {
 
 class SyncTable {
 public:
-    /// `own_cores`: bits of each entry's own-core list (SeTopology::own_cores(),
+    /// `own_cores`: bits of each entry's own-core list (SeOrganizationIF::own_cores(),
     /// the unit's cores, or every core of the system in the flat organization).
     /// Lookup, allocation and release are O(1) (hash index and free list);
     /// only allocation touches the entry's lists, O(own_cores / 64).
