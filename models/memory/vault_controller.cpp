@@ -35,7 +35,7 @@ VaultController::VaultController(const sc_core::sc_module_name& name, unsigned u
       m_unit(unit),
       m_vault(vault),
       m_params(params),
-      m_open_page(params.page_policy == "open"),
+      m_open_page(params.page_policy == PagePolicy::open),
       m_map(map),
       m_store(store),
       m_banks(params.banks_per_vault),
@@ -45,10 +45,6 @@ VaultController::VaultController(const sc_core::sc_module_name& name, unsigned u
       m_bank_conflicts(params.banks_per_vault, 0) {
     if (params.banks_per_vault == 0 || vault >= params.vaults_per_unit || unit >= map.units())
         SC_REPORT_ERROR(this->name(), "vault controller: unit/vault index or bank count out of range");
-    if (params.page_policy != "open" && params.page_policy != "closed")
-        SC_REPORT_ERROR(this->name(), ("vault controller: page_policy must be \"open\" or \"closed\", got \"" +
-                                       params.page_policy + "\"")
-                                          .c_str());
     if (params.queue_depth == 0) SC_REPORT_ERROR(this->name(), "vault controller: queue_depth must be at least 1");
     m_queue.reserve(params.queue_depth);
     socket.register_b_transport(this, &VaultController::b_transport);
