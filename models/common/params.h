@@ -8,6 +8,13 @@ namespace syncron {
 
 enum class Timing { lt, at };
 
+/// Row-buffer policy of the AT vault scheduler (docs/vault_controller.md).
+/// JSON names in params_json.h: "closed", "open".
+enum class PagePolicy {
+    closed, ///< precharge after every access (HMC's vault controllers)
+    open,   ///< keep the row open until another row of the bank is needed
+};
+
 /// Synchronization Engine (paper Figures 6-8, Table 5).
 struct SeParams {
     double clock_ghz = 1.0;            ///< SPU clock
@@ -45,7 +52,7 @@ struct MemoryParams {
     double t_cl_ns = 17.0;             ///< not in the paper: taken equal to tRCD
     double t_rp_ns = 17.0;             ///< not in the paper: taken equal to tRCD
     double t_burst_ns = 6.4;           ///< 64 B at the HMC 2.1 vault bandwidth of 10 GB/s
-    std::string page_policy = "closed"; ///< AT row policy: "closed" (HMC) or "open"
+    PagePolicy page_policy = PagePolicy::closed; ///< AT row policy (LT is always closed-page)
     unsigned queue_depth = 32;         ///< AT request queue per vault (FR-FCFS window)
     /// Atomic unit of the vault controller (remote_atomics): the modify step
     /// of a read-modify-write, between reading and writing the open row.

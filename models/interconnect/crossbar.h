@@ -1,6 +1,9 @@
 #pragma once
 // Buffered crossbar joining the cores, SE, vaults and link ports of one unit
-// (docs/crossbar.md). Both timing styles on the same instance:
+// (docs/crossbar.md). Both timing styles on the same instance, as thin shells
+// around CrossbarTiming (routing, hop latency, port timelines); the AT shell's
+// 4-phase handshake is the AT engine's (AtTargetPort on `in`, AtInitiatorPort
+// on `out`, docs/timing.md):
 //
 // Loosely-timed: b_transport adds the arbiter and hop cycles plus the wait for
 // the output port to the delay, then forwards the payload unchanged
@@ -23,7 +26,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <unordered_map>
 #include <vector>
 
 #include <tlm_utils/peq_with_cb_and_phase.h> // defines SC_INCLUDE_DYNAMIC_PROCESSES (sc_spawn)
@@ -34,8 +36,11 @@
 
 #include "models/common/params.h"
 #include "models/common/stat_provider.h"
-#include "models/tlm/resource_timeline.h"
+#include "models/interconnect/crossbar_timing.h"
 #include "models/interconnect/router.h"
+#include "models/tlm/at_initiator_port.h"
+#include "models/tlm/at_target_port.h"
+#include "models/tlm/resource_timeline.h"
 
 namespace syncron {
 
@@ -44,45 +49,41 @@ public:
     tlm_utils::multi_passthrough_target_socket<Crossbar> in;
     tlm_utils::multi_passthrough_initiator_socket<Crossbar> out;
 
-    /// When a transfer holds its output port (absolute simulation times).
-    struct Schedule {
-        sc_core::sc_time start;    ///< port granted
-        sc_core::sc_time port_free; ///< port released (start + serialization)
-    };
+    using Schedule = CrossbarTiming::Schedule;
 
     /// The router may be given here or later with set_router(), before sc_start.
     /// It is not owned and must outlive the crossbar.
     Crossbar(const sc_core::sc_module_name& name, const XbarParams& params,
              const Router* router = nullptr);
 
-    void set_router(const Router* router) { m_router = router; }
-    const XbarParams& params() const { return m_params; }
+    void set_router(const Router* router) { m_timing.set_router(router); }
+    const XbarParams& params() const { return m_timing.params(); }
 
     // Timing helpers (no side effects).
-    sc_core::sc_time cycle() const { return m_cycle; }
+    sc_core::sc_time cycle() const { return m_timing.cycle(); }
     /// Fixed per-transfer latency: (arbiter_cycles + hop_cycles) cycles.
-    sc_core::sc_time hop_latency() const;
+    sc_core::sc_time hop_latency() const { return m_timing.hop_latency(); }
     /// Flits a transfer of `bytes` occupies an output port (at least one).
-    unsigned flits(unsigned bytes) const;
+    unsigned flits(unsigned bytes) const { return m_timing.flits(bytes); }
     /// End of the last booking of output `port`.
-    sc_core::sc_time port_busy_until(unsigned port) const { return m_ports.at(port).timeline.busy_until(); }
-    const ResourceTimeline& port_timeline(unsigned port) const { return m_ports.at(port).timeline; }
+    sc_core::sc_time port_busy_until(unsigned port) const { return port_timeline(port).busy_until(); }
+    const ResourceTimeline& port_timeline(unsigned port) const { return m_timing.port_timeline(port); }
 
     // Statistics (per output port after elaboration).
-    unsigned num_ports() const { return static_cast<unsigned>(m_ports.size()); }
-    uint64_t transfers(unsigned port) const { return m_ports.at(port).transfers; }
-    uint64_t bytes(unsigned port) const { return m_ports.at(port).bytes; }
-    uint64_t total_transfers() const;
-    uint64_t total_bytes() const;
+    unsigned num_ports() const { return m_timing.num_ports(); }
+    uint64_t transfers(unsigned port) const { return m_timing.transfers(port); }
+    uint64_t bytes(unsigned port) const { return m_timing.bytes(port); }
+    uint64_t total_transfers() const { return m_timing.total_transfers(); }
+    uint64_t total_bytes() const { return m_timing.total_bytes(); }
     /// This module's group of statistics (docs/stats.md); in crossbar_stats.cpp.
     void report_stats(const StatContext& ctx, nlohmann::json& out) const override;
     /// Sum over transfers of the time spent waiting: LT, for a busy output
     /// port (start - arrival); AT, in the output queue beyond the hop latency
     /// (BEGIN_REQ downstream - (END_REQ upstream + hop latency)), which covers
     /// the port and the downstream's END_REQ.
-    const sc_core::sc_time& total_queueing_delay() const { return m_queueing; }
+    const sc_core::sc_time& total_queueing_delay() const { return m_timing.total_queueing_delay(); }
     /// The same, per output port.
-    const sc_core::sc_time& queueing_delay(unsigned port) const { return m_ports.at(port).queueing; }
+    const sc_core::sc_time& queueing_delay(unsigned port) const { return m_timing.queueing_delay(port); }
     /// AT: requests in the output queue of `port` now (accepted from an input,
     /// not yet accepted by the downstream target), at most params().queue_depth.
     std::size_t queue_occupancy(unsigned port) const { return m_at_out.at(port).queue.size(); }
@@ -91,98 +92,56 @@ public:
     /// AT: BEGIN_REQs for `port` whose END_REQ was withheld because its queue was full.
     uint64_t withheld(unsigned port) const { return m_at_out.at(port).withheld; }
     /// Transfers rejected because no port serves their address.
-    uint64_t unrouted() const { return m_unrouted; }
+    uint64_t unrouted() const { return m_timing.unrouted(); }
     /// AT: transactions in flight (from BEGIN_REQ to their completed response).
-    std::size_t at_in_flight() const { return m_routes.size(); }
+    std::size_t at_in_flight() const { return m_in_port.in_flight(); }
     /// Zero the counters (port bookings kept; the maximum occupancies restart
     /// from the current occupancies).
     void reset_stats();
 
 private:
-    struct Port {
-        ResourceTimeline timeline;
-        uint64_t transfers = 0;
-        uint64_t bytes = 0;
-        sc_core::sc_time queueing;
-    };
-
     // ---- AT state
-    /// Where an AT transaction came from and goes to, while the crossbar holds it.
-    struct Route {
-        unsigned input = 0;
-        int output = -1; ///< -1: unroutable (answered with an error)
-    };
     struct QueueEntry {
         tlm::tlm_generic_payload* trans;
         sc_core::sc_time accepted; ///< when END_REQ went upstream
     };
     struct AtOutput {
         std::deque<QueueEntry> queue;  ///< FIFO; the front may be offered downstream
-        bool offered = false;          ///< queue.front() sent downstream, END_REQ pending
         std::deque<unsigned> waiting;  ///< inputs with a withheld request for this output, FIFO
         sc_core::sc_event kick;        ///< wakes the output's forwarding thread
         std::size_t max_occupancy = 0;
         uint64_t withheld = 0;
     };
-    struct AtInput {
-        bool request_open = false;                      ///< BEGIN_REQ received, END_REQ not yet sent
-        tlm::tlm_generic_payload* withheld = nullptr;   ///< request waiting for a queue slot
-        std::deque<tlm::tlm_generic_payload*> responses; ///< ready, waiting for response exclusion
-        tlm::tlm_generic_payload* responding = nullptr; ///< BEGIN_RESP sent, not yet completed
-    };
 
     void end_of_elaboration() override;
 
+    // LT shell
     void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     unsigned transport_dbg(int id, tlm::tlm_generic_payload& trans);
+    /// Output port for the payload, or -1 after setting the error response.
+    int decode(tlm::tlm_generic_payload& trans, bool warn);
+
+    // AT shell (crossbar_at.cpp); each runs at the effective time of its phase.
     tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& trans,
                                        tlm::tlm_phase& phase, sc_core::sc_time& delay);
     tlm::tlm_sync_enum nb_transport_bw(int id, tlm::tlm_generic_payload& trans,
                                        tlm::tlm_phase& phase, sc_core::sc_time& delay);
-
-    /// Output port for the payload, or -1 after setting the error response.
-    int decode(tlm::tlm_generic_payload& trans, bool warn);
-    /// Book `port` for a transfer arriving at `arrival` (first fit); updates
-    /// port state and statistics (queueing counted from `arrival`).
-    Schedule schedule(unsigned port, unsigned bytes, const sc_core::sc_time& arrival);
-
-    // AT helpers; each runs at the effective time of its phase.
-    AtInput& at_input(unsigned id);
-    /// BEGIN_REQ from input `id`: true if accepted now (END_REQ to send), false if withheld.
-    bool begin_request(unsigned id, tlm::tlm_generic_payload& trans);
+    /// BEGIN_REQ from input `id`: accepted now, or withheld until its output queue has room.
+    void begin_request(unsigned id, tlm::tlm_generic_payload& trans);
     void enqueue(unsigned port, tlm::tlm_generic_payload& trans);
     /// Fill free slots of `port`'s queue with withheld requests (END_REQ to their inputs).
     void admit_waiting(unsigned port);
-    /// The downstream target accepted `trans` (END_REQ, or BEGIN_RESP implying it).
+    /// The downstream target accepted the request at the front of `port`'s queue.
     void downstream_accepted(unsigned port, tlm::tlm_generic_payload& trans);
-    /// Downstream BEGIN_RESP (or early completion): the response starts back over the hop.
-    void downstream_response(tlm::tlm_generic_payload& trans);
-    /// A phase received from (or returned by) the downstream target on output `port`.
-    void downstream_phase(unsigned port, tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase,
-                          const sc_core::sc_time& delay);
-    /// Send buffered responses to input `id` while its response phase is free.
-    void send_responses(unsigned id);
-    /// END_RESP (or TLM_COMPLETED) from input `id`: its response phase is free again.
-    void response_completed(unsigned id, tlm::tlm_generic_payload& trans);
-    void finish_response(unsigned id, tlm::tlm_generic_payload& trans);
     void output_thread(unsigned port);
-
-    void fw_peq_cb(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
-    void bw_peq_cb(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
     void resp_peq_cb(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
 
-    XbarParams m_params;
-    sc_core::sc_time m_cycle;
-    const Router* m_router;
-    std::vector<Port> m_ports;
-    sc_core::sc_time m_queueing;
-    uint64_t m_unrouted = 0;
+    CrossbarTiming m_timing;
 
     std::vector<AtOutput> m_at_out;
-    std::vector<AtInput> m_at_in;
-    std::unordered_map<tlm::tlm_generic_payload*, Route> m_routes;
-    tlm_utils::peq_with_cb_and_phase<Crossbar> m_fw_peq;   ///< delayed BEGIN_REQ / END_RESP from inputs
-    tlm_utils::peq_with_cb_and_phase<Crossbar> m_bw_peq;   ///< delayed END_REQ / BEGIN_RESP from outputs
+    std::vector<tlm::tlm_generic_payload*> m_withheld; ///< per input: request waiting for a queue slot
+    AtTargetPort m_in_port;     ///< 4-phase target side of `in` (its queue: delayed BEGIN_REQ / END_RESP)
+    AtInitiatorPort m_out_port; ///< 4-phase initiator side of `out` (its queue: delayed END_REQ / BEGIN_RESP)
     tlm_utils::peq_with_cb_and_phase<Crossbar> m_resp_peq; ///< responses crossing the hop back
 };
 

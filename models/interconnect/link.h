@@ -1,6 +1,9 @@
 #pragma once
 // One direction of an inter-cube link between two units (docs/link.md).
-// Both timing styles on the same instance:
+// Both timing styles on the same instance, as thin shells around LinkTiming
+// (serializer, latency, response bytes); the AT shell's 4-phase handshake is
+// the AT engine's (AtTargetPort on `in`, AtInitiatorPort on `out`,
+// docs/timing.md):
 //
 // Loosely-timed: b_transport adds the wait for the serializer, the
 // serialization of the data at the link bandwidth and the fixed pipeline
@@ -36,8 +39,11 @@
 
 #include "models/common/params.h"
 #include "models/common/stat_provider.h"
-#include "models/tlm/trace_sink.h"
+#include "models/interconnect/link_timing.h"
+#include "models/tlm/at_initiator_port.h"
+#include "models/tlm/at_target_port.h"
 #include "models/tlm/resource_timeline.h"
+#include "models/tlm/trace_sink.h"
 
 namespace syncron {
 
@@ -46,19 +52,13 @@ public:
     tlm_utils::simple_target_socket<Link> in;
     tlm_utils::simple_initiator_socket<Link> out;
 
-    /// When a transfer holds the serializer and when it reaches the far end
-    /// (absolute simulation times).
-    struct Schedule {
-        sc_core::sc_time start;     ///< serializer granted
-        sc_core::sc_time link_free; ///< last byte sent
-        sc_core::sc_time arrive;    ///< last byte delivered (link_free + latency())
-    };
+    using Schedule = LinkTiming::Schedule;
 
     SC_HAS_PROCESS(Link);
     Link(const sc_core::sc_module_name& name, unsigned src_unit, unsigned dst_unit,
          const LinkParams& params);
     /// Attach a probe (before sc_start); nullptr = tracing off.
-    void set_trace(TraceSink* sink) { m_trace = sink; }
+    void set_trace(TraceSink* sink) { m_timing.set_trace(sink); }
 
     /// The link of the opposite direction (dst_unit -> src_unit), which
     /// carries this link's responses; nullptr (the default) = responses pass
@@ -67,38 +67,38 @@ public:
     void set_reverse(Link* reverse);
     Link* reverse() const { return m_reverse; }
 
-    unsigned src_unit() const { return m_src; }
-    unsigned dst_unit() const { return m_dst; }
-    const LinkParams& params() const { return m_params; }
+    unsigned src_unit() const { return m_timing.src_unit(); }
+    unsigned dst_unit() const { return m_timing.dst_unit(); }
+    const LinkParams& params() const { return m_timing.params(); }
 
     // Timing helpers (no side effects).
     /// Time to push `bytes` through the link at bandwidth_gbps (GB/s = bytes/ns).
-    sc_core::sc_time serialization(unsigned bytes) const;
+    sc_core::sc_time serialization(unsigned bytes) const { return m_timing.serialization(bytes); }
     /// Fixed pipeline latency: latency_ns minus the serialization of one 64 B
     /// line, at least 0.
-    sc_core::sc_time latency() const { return m_latency; }
+    sc_core::sc_time latency() const { return m_timing.latency(); }
     /// Time of a transfer of `bytes` on an idle link: latency() + serialization(bytes).
-    sc_core::sc_time transfer_latency(unsigned bytes) const { return m_latency + serialization(bytes); }
+    sc_core::sc_time transfer_latency(unsigned bytes) const { return latency() + serialization(bytes); }
     /// Bytes the request of `trans` serializes on this link: its data length,
     /// except a READ when a reverse link is set (its data comes back there).
-    unsigned request_bytes(const tlm::tlm_generic_payload& trans) const;
+    unsigned request_bytes(const tlm::tlm_generic_payload& trans) const { return m_timing.request_bytes(trans); }
     /// End of the last serializer booking.
-    sc_core::sc_time busy_until() const { return m_serializer.busy_until(); }
-    const ResourceTimeline& serializer() const { return m_serializer; }
+    sc_core::sc_time busy_until() const { return serializer().busy_until(); }
+    const ResourceTimeline& serializer() const { return m_timing.serializer(); }
 
     // Statistics.
     /// Timed transfers / data bytes carried: this link's requests plus the
     /// READ data of its reverse link's responses.
-    uint64_t transfers() const { return m_transfers; }
-    uint64_t bytes() const { return m_bytes; }
+    uint64_t transfers() const { return m_timing.transfers(); }
+    uint64_t bytes() const { return m_timing.bytes(); }
     /// Of transfers(): READ data of the reverse link's responses.
-    uint64_t response_transfers() const { return m_response_transfers; }
+    uint64_t response_transfers() const { return m_timing.response_transfers(); }
     /// Total time the serializer was occupied (since the last reset_stats()).
-    const sc_core::sc_time& busy_time() const { return m_busy; }
+    const sc_core::sc_time& busy_time() const { return m_timing.busy_time(); }
     /// Sum over transfers of the time spent waiting for the link: the wait
     /// for the serializer (LT and AT) plus, in AT, the wait at the far end
     /// for the downstream's END_REQ.
-    const sc_core::sc_time& queueing_delay() const { return m_queueing; }
+    const sc_core::sc_time& queueing_delay() const { return m_timing.queueing_delay(); }
     /// AT: transfers accepted and not yet accepted downstream (at most queue_depth).
     std::size_t queue_occupancy() const { return m_queue.size(); }
     /// AT: the largest queue_occupancy() since the last reset_stats().
@@ -119,62 +119,37 @@ private:
         sc_core::sc_time arrive; ///< delivered at the far end (Schedule::arrive)
     };
 
+    // LT shell
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     unsigned transport_dbg(tlm::tlm_generic_payload& trans);
 
-    /// Book the serializer for `bytes` arriving at `arrival` (first fit);
-    /// updates the link state and statistics.
-    Schedule schedule(unsigned bytes, const sc_core::sc_time& arrival, bool response = false);
-    /// When the response of `trans`, leaving the far end at `leave`, is back
-    /// at this link's input side (books the reverse serializer for READ data).
-    sc_core::sc_time response_arrival(tlm::tlm_generic_payload& trans, const sc_core::sc_time& leave);
-
-    // AT
+    // AT shell (link_at.cpp)
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                        sc_core::sc_time& delay);
     tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                        sc_core::sc_time& delay);
-    bool begin_request(tlm::tlm_generic_payload& trans);
+    /// BEGIN_REQ: accepted while a credit is left, otherwise withheld.
+    void begin_request(tlm::tlm_generic_payload& trans);
     void enqueue(tlm::tlm_generic_payload& trans);
-    void downstream_phase(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase,
-                          const sc_core::sc_time& delay);
+    /// The downstream target accepted the transfer at the front of the queue.
     void downstream_accepted(tlm::tlm_generic_payload& trans);
+    /// Downstream BEGIN_RESP: the response crosses the reverse direction.
     void downstream_response(tlm::tlm_generic_payload& trans);
-    void send_responses();
-    void finish_response(tlm::tlm_generic_payload& trans);
-    void response_completed(tlm::tlm_generic_payload& trans);
     void delivery_thread();
-    void fw_peq_cb(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
-    void bw_peq_cb(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
     void resp_peq_cb(tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase);
 
-    unsigned m_src;
-    unsigned m_dst;
-    LinkParams m_params;
-    sc_core::sc_time m_latency;
-    ResourceTimeline m_serializer;
+    LinkTiming m_timing;
     Link* m_reverse = nullptr;
-
-    uint64_t m_transfers = 0;
-    uint64_t m_bytes = 0;
-    uint64_t m_response_transfers = 0;
-    sc_core::sc_time m_busy;
-    sc_core::sc_time m_queueing;
 
     // AT state
     std::deque<Transfer> m_queue;   ///< FIFO; the front may be offered downstream
-    bool m_offered = false;         ///< m_queue.front() sent downstream, END_REQ pending
-    bool m_request_open = false;    ///< BEGIN_REQ received, END_REQ not yet sent
     tlm::tlm_generic_payload* m_withheld = nullptr; ///< request waiting for a slot
-    std::deque<tlm::tlm_generic_payload*> m_responses; ///< back at the input side, waiting for exclusion
-    tlm::tlm_generic_payload* m_responding = nullptr;  ///< BEGIN_RESP sent upstream, not yet completed
     std::size_t m_max_occupancy = 0;
     uint64_t m_withheld_count = 0;
     sc_core::sc_event m_kick;
-    tlm_utils::peq_with_cb_and_phase<Link> m_fw_peq;   ///< delayed BEGIN_REQ / END_RESP from upstream
-    tlm_utils::peq_with_cb_and_phase<Link> m_bw_peq;   ///< delayed END_REQ / BEGIN_RESP from downstream
+    AtTargetPort m_in_port;     ///< 4-phase target side of `in` (its queue: delayed BEGIN_REQ / END_RESP)
+    AtInitiatorPort m_out_port; ///< 4-phase initiator side of `out` (its queue: delayed END_REQ / BEGIN_RESP)
     tlm_utils::peq_with_cb_and_phase<Link> m_resp_peq; ///< responses crossing the reverse direction
-    TraceSink* m_trace = nullptr;
 };
 
 } // namespace syncron

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "models/common/address_map.h"
+#include "models/common/params_json.h"
 #include "models/schemes/scheme.h"
 #include "platforms/workload_registry.h"
 
@@ -22,7 +23,7 @@ namespace {
 
 // One field of the configuration. A single table drives to_json, from_json and
 // apply_set, so a field added to params.h needs one line here and nowhere else.
-enum class Kind { uint32, uint64, real, text, timing, boolean };
+enum class Kind { uint32, uint64, real, text, timing, page_policy, boolean };
 
 struct Field {
     const char* section;
@@ -76,6 +77,14 @@ Timing as_timing(const std::string& path, const json& v) {
     throw ConfigError(quoted(path) + " must be one of: lt, at; got " + v.dump());
 }
 
+PagePolicy as_page_policy(const std::string& path, const json& v) {
+    as_text(path, v);
+    const auto policy = v.get<PagePolicy>();
+    if (json(policy) != v) // not one of the names (nlohmann gave the first value)
+        throw ConfigError(quoted(path) + " must be one of: open, closed; got " + v.dump());
+    return policy;
+}
+
 void check_type(const Field& f, const json& v) {
     const std::string path = path_of(f);
     switch (f.kind) {
@@ -84,6 +93,7 @@ void check_type(const Field& f, const json& v) {
     case Kind::real: as_real(path, v); break;
     case Kind::text: as_text(path, v); break;
     case Kind::timing: as_timing(path, v); break;
+    case Kind::page_policy: as_page_policy(path, v); break;
     case Kind::boolean: as_bool(path, v); break;
     }
 }
@@ -94,6 +104,7 @@ template <class T> constexpr Kind kind_of() {
     else if constexpr (std::is_same_v<T, double>) return Kind::real;
     else if constexpr (std::is_same_v<T, std::string>) return Kind::text;
     else if constexpr (std::is_same_v<T, bool>) return Kind::boolean;
+    else if constexpr (std::is_same_v<T, PagePolicy>) return Kind::page_policy;
     else {
         static_assert(std::is_same_v<T, Timing>, "unsupported parameter type");
         return Kind::timing;
@@ -105,10 +116,11 @@ Field field(const char* section, const char* key, S SimParams::*sec, T S::*mem) 
     Field f{section, key, kind_of<T>(), nullptr, nullptr};
     f.get = [sec, mem](const SimParams& p) -> json {
         if constexpr (std::is_same_v<T, Timing>) return timing_name(p.*sec.*mem);
-        else return p.*sec.*mem;
+        else return json(p.*sec.*mem); // enums by their NLOHMANN_JSON_SERIALIZE_ENUM names
     };
     f.set = [sec, mem, path = std::string(section) + "." + key](SimParams& p, const json& v) {
         if constexpr (std::is_same_v<T, Timing>) p.*sec.*mem = as_timing(path, v);
+        else if constexpr (std::is_same_v<T, PagePolicy>) p.*sec.*mem = as_page_policy(path, v);
         else if constexpr (std::is_same_v<T, std::string>) p.*sec.*mem = v.get<std::string>();
         else p.*sec.*mem = v.get<T>();
     };
@@ -416,8 +428,6 @@ void validate(const SimParams& p) {
     require_non_negative(p.link.latency_ns, "link.latency_ns");
 
     const auto& wl = known_workloads();
-    require(p.memory.page_policy == "open" || p.memory.page_policy == "closed", "memory.page_policy",
-            "must be one of: open, closed; got " + json(p.memory.page_policy).dump());
     require(p.memory.queue_depth >= 1, "memory.queue_depth", "must be at least 1");
     require(p.xbar.queue_depth >= 1, "xbar.queue_depth", "must be at least 1");
     require(p.link.queue_depth >= 1, "link.queue_depth", "must be at least 1");
@@ -486,7 +496,7 @@ void apply_set(json& cfg, const std::string& key_eq_value) {
     if (!f) unknown_key(section, key);
 
     json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    const bool textual = f->kind == Kind::text || f->kind == Kind::timing;
+    const bool textual = f->kind == Kind::text || f->kind == Kind::timing || f->kind == Kind::page_policy;
     if (textual) {
         // scheme=syncron and scheme="syncron" both mean the string.
         if (!value.is_string()) value = text;

@@ -764,7 +764,7 @@ TEST_CASE("memory: atomics: AT through the base-protocol checker: old values, LT
 TEST_CASE("memory: atomics: AT open page: row hit, conflict after tWR, the bank busy until the write data",
           "[memory][atomics][at][timing]") {
     MemoryParams op;
-    op.page_policy = "open";
+    op.page_policy = PagePolicy::open;
     const AddressMap m(4, 16, op);
     const uint64_t r0 = addr_of(m, op, 0, 0, 4, 0), r0w = addr_of(m, op, 0, 0, 4, 1);
     const uint64_t r1 = addr_of(m, op, 0, 0, 4, 40), r1w = addr_of(m, op, 0, 0, 4, 41);

@@ -198,7 +198,7 @@ private:
 
 using AtInitiator = syncron::test::AtScriptInitiator;
 
-MemoryParams params_with(const std::string& policy, unsigned depth = MemoryParams{}.queue_depth) {
+MemoryParams params_with(PagePolicy policy, unsigned depth = MemoryParams{}.queue_depth) {
     MemoryParams p;
     p.page_policy = policy;
     p.queue_depth = depth;
@@ -364,7 +364,7 @@ TEST_CASE("memory: vault AT: one access takes the LT latency (closed page)", "[m
 
 TEST_CASE("memory: vault AT: open page makes a row hit faster and a row conflict slower",
           "[memory][vault][at][timing]") {
-    const MemoryParams open = params_with("open"), closed = params_with("closed");
+    const MemoryParams open = params_with(PagePolicy::open), closed = params_with(PagePolicy::closed);
     const AddressMap m(4, 16, open);
     const uint64_t row0 = addr_of(m, open, 0, 0, 6, 0), row0_b = addr_of(m, open, 0, 0, 6, 5),
                    row1 = addr_of(m, open, 0, 0, 6, kRowSlots);
@@ -422,7 +422,7 @@ TEST_CASE("memory: vault AT: open page makes a row hit faster and a row conflict
 
 TEST_CASE("memory: vault AT: FR-FCFS serves a younger row hit before an older row conflict",
           "[memory][vault][at][scheduler]") {
-    const MemoryParams open = params_with("open"), closed = params_with("closed");
+    const MemoryParams open = params_with(PagePolicy::open), closed = params_with(PagePolicy::closed);
     const AddressMap m(4, 16, open);
     const uint64_t row0 = addr_of(m, open, 0, 0, 3, 0), row0_b = addr_of(m, open, 0, 0, 3, 1),
                    row0_c = addr_of(m, open, 0, 0, 3, 2), row1 = addr_of(m, open, 0, 0, 3, kRowSlots);
@@ -473,7 +473,7 @@ TEST_CASE("memory: vault AT: FR-FCFS serves a younger row hit before an older ro
 
 TEST_CASE("memory: vault AT: a full queue withholds END_REQ and every request completes",
           "[memory][vault][at][backpressure]") {
-    const MemoryParams p = params_with("closed", 2);
+    const MemoryParams p = params_with(PagePolicy::closed, 2);
     const AddressMap m(4, 16, p);
     std::vector<size_t> ids;
     std::vector<size_t> spread;
@@ -549,7 +549,7 @@ TEST_CASE("memory: vault AT: more requests in flight to one bank raise the avera
 }
 
 TEST_CASE("memory: vault AT: transport_dbg in the middle changes no timing", "[memory][vault][at][debug]") {
-    const MemoryParams p = params_with("open");
+    const MemoryParams p = params_with(PagePolicy::open);
     const AddressMap m(4, 16, p);
     const uint64_t a = addr_of(m, p, 0, 0, 2, 0), b_row0 = addr_of(m, p, 0, 0, 2, 3),
                    c_row1 = addr_of(m, p, 0, 0, 2, kRowSlots), dbg_addr = addr_of(m, p, 0, 0, 2, 9);
@@ -657,7 +657,7 @@ TEST_CASE("memory: vault AT: b_transport still works on a vault driven through n
           "[memory][vault][at]") {
     // Both styles on one instance (not mixed at one time): the LT path keeps its
     // closed-page timeline, the AT path its row state.
-    const MemoryParams p = params_with("open");
+    const MemoryParams p = params_with(PagePolicy::open);
     const AddressMap m(4, 16, p);
     const uint64_t a = addr_of(m, p, 0, 0, 1, 0);
     MemoryParams params = p;
