@@ -23,7 +23,7 @@ json compare_schemes(const SimParams& base, const std::vector<std::string>& sche
     json rows = json::array(), runs = json::object();
     for (const auto& scheme : schemes) {
         SimParams p = base;
-        p.platform.scheme = scheme;
+        p.platform.scheme = *scheme_from_string(scheme); // names checked by the command line
         json stats = in_child([p]() -> json {
             try {
                 validate(p);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "models/core/ndp_core.h"
+#include "models/core/core_services.h"
 
 namespace syncron {
 
@@ -25,7 +25,7 @@ SeTopology IdealHub::flat(SeTopology t) {
     return t;
 }
 
-IdealHub::IdealHub(const SeTopology& topology, std::function<NdpCore&(unsigned)> core_of)
+IdealHub::IdealHub(const SeTopology& topology, std::function<CoreServices&(unsigned)> core_of)
     : m_core(0, hub_params(), flat(topology), this), m_core_of(std::move(core_of)) {}
 
 void IdealHub::submit(const Message& m, const sc_core::sc_time& at) {
@@ -107,7 +107,7 @@ void IdealHub::write(uint64_t addr, const uint8_t* data, unsigned len) {
     m_memory[addr].assign(data, data + len);
 }
 
-void IdealClient::request(NdpCore& core, Opcode op, uint64_t var, uint64_t info) {
+void IdealClient::request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) {
     Message m = core.message(op, var, info);
     m.core = static_cast<uint16_t>(core.unit() * core.address_map().cores_per_unit() + core.local_id());
     const sc_core::sc_time now = core.local_time();

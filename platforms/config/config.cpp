@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "models/common/address_map.h"
-#include "models/schemes/scheme.h"
+#include "models/schemes/scheme_factory.h"
 #include "platforms/workload_registry.h"
 
 namespace syncron {
@@ -22,7 +22,7 @@ namespace {
 
 // One field of the configuration. A single table drives to_json, from_json and
 // apply_set, so a field added to params.h needs one line here and nowhere else.
-enum class Kind { uint32, uint64, real, text, timing, boolean };
+enum class Kind { uint32, uint64, real, text, timing, scheme, boolean };
 
 struct Field {
     const char* section;
@@ -76,6 +76,13 @@ Timing as_timing(const std::string& path, const json& v) {
     throw ConfigError(quoted(path) + " must be one of: lt, at; got " + v.dump());
 }
 
+Scheme as_scheme(const std::string& path, const json& v) {
+    if (const auto s = scheme_from_string(as_text(path, v))) return *s;
+    std::string names;
+    for (const auto& n : scheme_names()) names += (names.empty() ? "" : ", ") + n;
+    throw ConfigError(quoted(path) + " must be one of: " + names + "; got " + v.dump());
+}
+
 void check_type(const Field& f, const json& v) {
     const std::string path = path_of(f);
     switch (f.kind) {
@@ -84,6 +91,7 @@ void check_type(const Field& f, const json& v) {
     case Kind::real: as_real(path, v); break;
     case Kind::text: as_text(path, v); break;
     case Kind::timing: as_timing(path, v); break;
+    case Kind::scheme: as_scheme(path, v); break;
     case Kind::boolean: as_bool(path, v); break;
     }
 }
@@ -94,6 +102,7 @@ template <class T> constexpr Kind kind_of() {
     else if constexpr (std::is_same_v<T, double>) return Kind::real;
     else if constexpr (std::is_same_v<T, std::string>) return Kind::text;
     else if constexpr (std::is_same_v<T, bool>) return Kind::boolean;
+    else if constexpr (std::is_same_v<T, Scheme>) return Kind::scheme;
     else {
         static_assert(std::is_same_v<T, Timing>, "unsupported parameter type");
         return Kind::timing;
@@ -105,11 +114,12 @@ Field field(const char* section, const char* key, S SimParams::*sec, T S::*mem) 
     Field f{section, key, kind_of<T>(), nullptr, nullptr};
     f.get = [sec, mem](const SimParams& p) -> json {
         if constexpr (std::is_same_v<T, Timing>) return timing_name(p.*sec.*mem);
-        else return p.*sec.*mem;
+        else return p.*sec.*mem; // Scheme: by NLOHMANN_JSON_SERIALIZE_ENUM (config.h)
     };
     f.set = [sec, mem, path = std::string(section) + "." + key](SimParams& p, const json& v) {
         if constexpr (std::is_same_v<T, Timing>) p.*sec.*mem = as_timing(path, v);
         else if constexpr (std::is_same_v<T, std::string>) p.*sec.*mem = v.get<std::string>();
+        else if constexpr (std::is_same_v<T, Scheme>) p.*sec.*mem = v.get<Scheme>(); // a known name (check_type)
         else p.*sec.*mem = v.get<T>();
     };
     return f;
@@ -352,18 +362,19 @@ void validate(const SimParams& p) {
     require(pl.client_cores <= hw_cores, "platform.client_cores",
             "(" + str(pl.client_cores) + ") exceeds platform.units x platform.cores_per_unit (" +
                 str(pl.units) + " x " + str(pl.cores_per_unit) + " = " + str(hw_cores) + ")");
-    const auto& schemes = implemented_schemes();
-    require(std::find(schemes.begin(), schemes.end(), pl.scheme) != schemes.end(),
-            "platform.scheme",
-            "must be one of: " + join(schemes) + "; got " + json(pl.scheme).dump());
-    if (const auto scheme = scheme_from_string(pl.scheme); scheme && has_servers(*scheme)) {
+    require(static_cast<size_t>(pl.scheme) < scheme_names().size(), "platform.scheme",
+            "must be one of: " + join(scheme_names()) + "; got " + str(static_cast<unsigned>(pl.scheme)));
+    const auto scheme = make_scheme(pl.scheme);
+    bool servers = false;
+    for (unsigned u = 0; u < pl.units; ++u) servers |= scheme->servers_in(u) > 0;
+    if (servers) {
         // A server core is the first core after a unit's clients (the paper
         // keeps the 16th core of every unit free for it).
         const auto split = client_cores_per_unit(pl);
         for (unsigned u = 0; u < pl.units; ++u)
-            require(!has_server(*scheme, u) || split[u] < pl.cores_per_unit, "platform.client_cores",
+            require(split[u] + scheme->servers_in(u) <= pl.cores_per_unit, "platform.client_cores",
                     "(" + str(pl.client_cores) + ") leaves no core of unit " + str(u) + " free for the " +
-                        pl.scheme + " server: at most " + str(pl.cores_per_unit - 1) +
+                        to_string(pl.scheme) + " server: at most " + str(pl.cores_per_unit - 1) +
                         " client cores per unit (platform.cores_per_unit = " + str(pl.cores_per_unit) + ")");
     }
 
@@ -486,7 +497,7 @@ void apply_set(json& cfg, const std::string& key_eq_value) {
     if (!f) unknown_key(section, key);
 
     json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    const bool textual = f->kind == Kind::text || f->kind == Kind::timing;
+    const bool textual = f->kind == Kind::text || f->kind == Kind::timing || f->kind == Kind::scheme;
     if (textual) {
         // scheme=syncron and scheme="syncron" both mean the string.
         if (!value.is_string()) value = text;

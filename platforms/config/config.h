@@ -16,6 +16,18 @@
 
 namespace syncron {
 
+// platform.scheme in JSON: the scheme's name (models/common/scheme.h).
+NLOHMANN_JSON_SERIALIZE_ENUM(Scheme, {
+    {Scheme::syncron, to_string(Scheme::syncron)},
+    {Scheme::flat, to_string(Scheme::flat)},
+    {Scheme::central, to_string(Scheme::central)},
+    {Scheme::hier, to_string(Scheme::hier)},
+    {Scheme::ideal, to_string(Scheme::ideal)},
+    {Scheme::remote_atomics, to_string(Scheme::remote_atomics)},
+    {Scheme::syncron_central_ovrfl, to_string(Scheme::syncron_central_ovrfl)},
+    {Scheme::syncron_distrib_ovrfl, to_string(Scheme::syncron_distrib_ovrfl)},
+})
+
 /// Bad configuration. what() names the offending key path (e.g. 'se.st_entries').
 class ConfigError : public std::runtime_error {
 public:

@@ -20,7 +20,7 @@ constexpr unsigned kOps = 20;
 
 SimParams scheme_bench(const std::string& scheme, const std::string& workload, Timing timing) {
     SimParams p = syncron::test::bench(workload, 64, 1, timing, kOps);
-    p.platform.scheme = scheme;
+    p.platform.scheme = *scheme_from_string(scheme);
     return p;
 }
 
@@ -132,7 +132,7 @@ namespace {
 void run_misar_overflow(const std::string& scheme, const std::string& workload, unsigned st_entries,
                         unsigned variables, Timing timing) {
     SimParams p = syncron::test::bench(workload, st_entries, variables, timing, kOps);
-    p.platform.scheme = scheme;
+    p.platform.scheme = *scheme_from_string(scheme);
     const SimulationResult r = simulate(p);
     expect_clean(r, p);
     const auto& s = r.stats;
@@ -196,7 +196,7 @@ nlohmann::json stats_of(const SimParams& p) {
 
 SimParams paper_point(const std::string& scheme, const std::string& workload) {
     SimParams p; // the paper's microbenchmark: 60 cores, 200 instructions, empty critical section
-    p.platform.scheme = scheme;
+    p.platform.scheme = *scheme_from_string(scheme);
     p.workload.name = workload;
     return p;
 }
@@ -275,7 +275,7 @@ TEST_CASE("schemes: every scheme is deterministic", "[platform][schemes][determi
     for (const char* scheme : {"syncron", "flat", "central", "hier", "ideal", "remote_atomics", "syncron_central_ovrfl",
                                "syncron_distrib_ovrfl"}) {
         SimParams p = syncron::test::bench("condvar", 1, 16, Timing::lt, 10);
-        p.platform.scheme = scheme;
+        p.platform.scheme = *scheme_from_string(scheme);
         auto a = stats_of(p), b = stats_of(p);
         a.erase("host");
         b.erase("host");
@@ -289,7 +289,7 @@ namespace {
 /// Core 3 releases a lock it never acquired (BadRelease); the scheme must say so.
 void expect_bad_release_reported(const std::string& scheme) {
     SimParams p;
-    p.platform.scheme = scheme;
+    p.platform.scheme = *scheme_from_string(scheme);
     const SimulationResult r = simulate(p, std::make_unique<syncron::test::BadRelease>());
     CHECK_FALSE(r.ok);
     CHECK_THAT(r.error, Catch::Contains("release of a lock"));
@@ -321,7 +321,7 @@ TEST_CASE("schemes: syncron_distrib_ovrfl reports a release of a lock not held",
 TEST_CASE("schemes: a scheme that needs a server core refuses a platform with none free", "[platform][schemes][errors]") {
     for (const char* scheme : {"central", "hier", "syncron_central_ovrfl", "syncron_distrib_ovrfl"}) {
         SimParams p;
-        p.platform.scheme = scheme;
+        p.platform.scheme = *scheme_from_string(scheme);
         p.platform.client_cores = 64;
         INFO(scheme);
         CHECK_THROWS_WITH(validate(p), Catch::Contains("leaves no core of unit 0 free") && Catch::Contains(scheme));
@@ -329,7 +329,7 @@ TEST_CASE("schemes: a scheme that needs a server core refuses a platform with no
     SimParams p; // the others run on every core
     p.platform.client_cores = 64;
     for (const char* scheme : {"syncron", "flat", "ideal", "remote_atomics"}) {
-        p.platform.scheme = scheme;
+        p.platform.scheme = *scheme_from_string(scheme);
         CHECK_NOTHROW(validate(p));
     }
 }
@@ -365,7 +365,7 @@ private:
 
 void expect_double_acquire_reported(const std::string& scheme) {
     SimParams p;
-    p.platform.scheme = scheme;
+    p.platform.scheme = *scheme_from_string(scheme);
     const SimulationResult r = simulate(p, std::make_unique<DoubleAcquire>());
     CHECK_FALSE(r.ok);
     CHECK_THAT(r.error, Catch::Contains("already holds"));
