@@ -19,12 +19,10 @@
 
 #include <systemc>
 
-#include "models/core/sync_client.h"
+#include "models/core/core_services.h"
 #include "models/se/core/se_core.h"
 
 namespace syncron {
-
-class CoreServices;
 
 class IdealHub : private SyncVarMemory {
 public:
@@ -62,16 +60,6 @@ private:
     std::unordered_map<uint64_t, History> m_history;
     std::unordered_map<uint64_t, std::vector<uint8_t>> m_memory;
     uint64_t m_requests = 0;
-};
-
-/// The core side: every Table 2 call is a direct call to the hub.
-class IdealClient final : public SyncClient {
-public:
-    explicit IdealClient(IdealHub& hub) : m_hub(hub) {}
-    void request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) override;
-
-private:
-    IdealHub& m_hub;
 };
 
 } // namespace syncron

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "models/schemes/ideal_client.h"
 #include "models/schemes/ideal_hub.h"
 #include "models/schemes/sync_scheme.h"
 

@@ -7,7 +7,10 @@
 #include <catch2/catch.hpp>
 
 #include "platforms/config/config.h"
+#include "platforms/ndp_platform.h"
+#include "platforms/run_in_child.h"
 #include "platforms/simulation.h"
+#include "models/schemes/scheme_factory.h"
 #include "testbenches/tests/platform_test_helpers.h"
 
 using namespace syncron;
@@ -186,6 +189,7 @@ MISAR_CASES("syncron_distrib_ovrfl", Timing::at, "AT")
 
 // ---------------------------------------------------------------- scheme properties
 
+#include "platforms/ndp_platform.h"
 #include "platforms/run_in_child.h"
 
 namespace {
@@ -383,4 +387,51 @@ TEST_CASE("schemes: a second acquire by the holder is an error under ideal", "[p
 }
 TEST_CASE("schemes: a second acquire by the holder is an error under hier", "[platform][schemes][errors]") {
     expect_double_acquire_reported("hier");
+}
+
+// ------------------------------------------------------------ the plug-ins
+
+TEST_CASE("schemes: every Scheme has its plug-in, with the SE set-up and server cores of docs/schemes.md",
+          "[platform][schemes][plugin]") {
+    for (const std::string& name : scheme_names()) {
+        const Scheme s = *scheme_from_string(name);
+        CHECK(to_string(s) == name);
+        const auto plugin = make_scheme(s);
+        CHECK(plugin->kind() == s);
+        SeTopology t;
+        t.home_unit = [](uint64_t) { return 2u; }; // the platform sets it before configure
+        plugin->configure(t);
+        const bool misar = s == Scheme::syncron_central_ovrfl || s == Scheme::syncron_distrib_ovrfl;
+        CHECK(plugin->uses_ses() == (s == Scheme::syncron || s == Scheme::flat || misar));
+        CHECK((t.organization == SeOrganization::flat) == (s == Scheme::flat));
+        CHECK((t.overflow == OverflowPolicy::abort) == misar);
+        CHECK(static_cast<bool>(t.fallback_server) == misar);
+        if (misar) CHECK(t.fallback_server(0x1000) == (s == Scheme::syncron_distrib_ovrfl ? 2u : 0u));
+        const bool per_unit = s == Scheme::hier || s == Scheme::syncron_distrib_ovrfl;
+        const bool central = s == Scheme::central || s == Scheme::syncron_central_ovrfl;
+        CHECK(plugin->servers_in(0) == (per_unit || central ? 1u : 0u));
+        CHECK(plugin->servers_in(3) == (per_unit ? 1u : 0u));
+        CHECK(plugin->server_cores().empty()); // none adopted before the platform builds
+    }
+    CHECK_FALSE(scheme_from_string("flatt"));
+}
+
+TEST_CASE("schemes: the platform holds the plug-in and its server cores", "[platform][schemes][plugin]") {
+    // One elaboration, in a child process: the kernel cannot be reset.
+    const nlohmann::json seen = syncron::in_child([] {
+        SimParams p = scheme_bench("syncron_distrib_ovrfl", "lock", Timing::lt);
+        nlohmann::json out;
+        simulate(p, [&](NdpPlatform& pf) {
+            out["scheme"] = to_string(pf.sync_scheme().kind());
+            out["abort"] = pf.topology().overflow == OverflowPolicy::abort;
+            for (const NdpCore* c : pf.sync_scheme().server_cores())
+                out["servers"].push_back({c->name(), c->unit(), c->local_id()});
+        });
+        return out;
+    });
+    CHECK(seen["scheme"] == "syncron_distrib_ovrfl");
+    CHECK(seen["abort"] == true);
+    REQUIRE(seen["servers"].size() == 4);
+    for (unsigned u = 0; u < 4; ++u)
+        CHECK(seen["servers"][u] == nlohmann::json({"ndp.unit" + std::to_string(u) + "_server", u, 15}));
 }
