@@ -14,7 +14,7 @@ set(SYNCRON_LAYER_RULES
   "models/memory|models/memory/,models/tlm/,models/common/,models/protocol/|systemc"
   "models/interconnect|models/interconnect/,models/tlm/,models/common/,models/protocol/|systemc"
   "models/se|models/se/,models/tlm/,models/common/,models/protocol/|systemc"
-  "models/core|models/core/,models/tlm/,models/common/,models/protocol/,models/schemes/message_client.h|systemc"
+  "models/core|models/core/,models/tlm/,models/common/,models/protocol/|systemc"
   "models/schemes|models/schemes/,models/core/,models/se/,models/tlm/,models/common/,models/protocol/|systemc"
   "traces|traces/,models/tlm/,models/se/core/var_snapshot.h,models/common/,models/protocol/|systemc"
   "platforms|platforms/,models/,traces/|systemc"

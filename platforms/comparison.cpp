@@ -76,7 +76,7 @@ Comparison compare_schemes(const SimParams& base, const std::vector<std::string>
     c.seed = base.workload.seed;
     for (const auto& scheme : schemes) {
         SimParams p = base;
-        p.platform.scheme = scheme;
+        p.platform.scheme = *scheme_from_string(scheme); // names checked by the command line
         json stats = in_child([p]() -> json {
             try {
                 validate(p);

@@ -6,9 +6,7 @@
 #include <stdexcept>
 
 #include "models/common/hex.h"
-#include "models/schemes/atomics_client.h"
-#include "models/schemes/message_client.h"
-#include "models/schemes/misar_client.h"
+#include "models/schemes/scheme_factory.h"
 #include "platforms/config/config.h"
 
 namespace syncron {
@@ -60,7 +58,7 @@ NdpPlatform::NdpPlatform(sc_core::sc_module_name name, const SimParams& params)
       m_map(params.platform.units, params.platform.cores_per_unit, params.memory),
       m_clients(client_cores_per_unit(params.platform)) {
     validate(m_params);
-    m_scheme = *scheme_from_string(m_params.platform.scheme); // validated
+    m_scheme = make_scheme(m_params.platform.scheme);
     build();
     SC_THREAD(monitor);
     SC_THREAD(watch_interrupt);
@@ -72,7 +70,7 @@ volatile std::sig_atomic_t NdpPlatform::s_stop_requested = 0;
 
 void NdpPlatform::attach_trace(TraceSink* sink) {
     for (auto& c : m_cores) c->set_trace(sink);
-    for (auto& c : m_server_cores) c->set_trace(sink);
+    for (NdpCore* c : m_scheme->server_cores()) c->set_trace(sink);
     for (auto& u : m_units) {
         u->se->set_trace(sink);
         for (auto& v : u->vaults) v->set_trace(sink);
@@ -122,18 +120,13 @@ void NdpPlatform::build() {
     const unsigned V = m_params.memory.vaults_per_unit;
     tlm::tlm_global_quantum::instance().set(sc_time(m_params.core.quantum_ns, SC_NS));
 
-    SeTopology topo;
+    SeTopology& topo = m_topology;
     topo.units = p.units;
     topo.cores_per_unit = p.cores_per_unit;
     topo.client_cores = m_clients;
     const AddressMap* map = &m_map;
     topo.home_unit = [map](uint64_t a) { return map->is_memory(a) ? map->home_unit(a) : map->units(); };
-    topo.organization = se_organization(m_scheme);
-    topo.overflow = se_overflow(m_scheme);
-    if (per_unit_servers(m_scheme))
-        topo.fallback_server = topo.home_unit;
-    else
-        topo.fallback_server = [](uint64_t) { return 0u; };
+    m_scheme->configure(topo); // the SEs' organization and overflow policy
     const unsigned total_clients = std::accumulate(m_clients.begin(), m_clients.end(), 0u);
 
     unsigned gid = 0;
@@ -142,8 +135,8 @@ void NdpPlatform::build() {
         const std::string prefix = "unit" + std::to_string(u);
         unit->store = std::make_unique<BackingStore>();
         unit->next_free = m_map.unit_base(u) + kReserved;
-        const bool server_here = has_server(m_scheme, u);
-        unit->router = std::make_unique<UnitRouter>(m_map, u, V, m_clients[u] + (server_here ? 1 : 0));
+        const unsigned servers = m_scheme->servers_in(u);
+        unit->router = std::make_unique<UnitRouter>(m_map, u, V, m_clients[u] + servers);
         unit->xbar = std::make_unique<Crossbar>((prefix + "_xbar").c_str(), m_params.xbar, unit->router.get());
         for (unsigned v = 0; v < V; ++v) {
             unit->vaults.push_back(std::make_unique<VaultController>(
@@ -166,16 +159,16 @@ void NdpPlatform::build() {
             connect(unit->xbar->out, core->mailbox, cname + "_mailbox");
             m_cores.push_back(std::move(core));
         }
-        if (server_here) {
-            // The unit's first core after its clients (the paper's 16th core).
-            const std::string sname = prefix + "_server";
-            auto core = std::make_unique<NdpCore>(sname.c_str(), u, m_clients[u], total_clients + u, m_params.core,
-                                                  m_map, [this](uint64_t a) { return is_cacheable(a); });
+        for (unsigned s = 0; s < servers; ++s) {
+            // The unit's first cores after its clients (the paper's 16th
+            // core), built and connected here, run by the scheme.
+            const std::string sname = prefix + "_server" + (s ? std::to_string(s) : std::string());
+            auto core = std::make_unique<NdpCore>(sname.c_str(), u, m_clients[u] + s, total_clients + u + s,
+                                                  m_params.core, m_map, [this](uint64_t a) { return is_cacheable(a); });
             core->set_timing(p.timing);
-            core->set_server_mailbox(true);
             connect(core->bus, unit->xbar->in, sname + "_bus");
             connect(unit->xbar->out, core->mailbox, sname + "_mailbox");
-            m_server_cores.push_back(std::move(core));
+            m_scheme->adopt_server(std::move(core));
         }
         m_units.push_back(std::move(unit));
     }
@@ -198,102 +191,16 @@ void NdpPlatform::build() {
         return nullptr;
     };
     for (auto& l : m_links) l->set_reverse(link_of(l->dst_unit(), l->src_unit()));
-    build_scheme(topo);
+    m_scheme->build(*this); // server programs, and a client behind every client core
 }
 
-NdpCore& NdpPlatform::core_at(unsigned unit, unsigned local_id) {
-    if (unit >= m_clients.size()) throw std::out_of_range("core_at: unit " + std::to_string(unit) + " does not exist");
-    if (local_id < m_clients[unit]) {
-        const unsigned first = std::accumulate(m_clients.begin(), m_clients.begin() + unit, 0u);
-        return *m_cores.at(first + local_id);
-    }
-    for (auto& s : m_server_cores)
-        if (s->unit() == unit && s->local_id() == local_id) return *s;
-    throw std::out_of_range("core_at: unit " + std::to_string(unit) + " has no core " + std::to_string(local_id));
-}
-
-void NdpPlatform::build_scheme(const SeTopology& topology) {
-    const unsigned cpu = m_params.platform.cores_per_unit;
-    const auto server_core = [this](unsigned u) { return m_clients.at(u); };
-    // Server programs: one SyncServer per server core.
-    for (auto& sc : m_server_cores) {
-        const unsigned u = sc->unit();
-        SyncServer::Config c;
-        c.unit = u;
-        c.params = m_params.server;
-        c.role = m_scheme == Scheme::hier      ? SyncServer::Role::hier
-                 : m_scheme == Scheme::central ? SyncServer::Role::central
-                                               : SyncServer::Role::fallback;
-        c.cached = per_unit_servers(m_scheme) ? m_params.server.per_unit_cached : m_params.server.central_cached;
-        c.table_base = allocate(u, uint64_t(m_params.server.table_entries) * kLine,
-                                c.cached ? Sharing::private_data : Sharing::shared);
-        c.topology = topology;
-        c.topology.overflow = OverflowPolicy::integrated;
-        if (c.role == SyncServer::Role::hier) {
-            c.topology.organization = SeOrganization::hierarchical;
-            c.address_of = [this, u, server_core](const Outgoing& o) {
-                return o.dest == Outgoing::Dest::core ? m_map.mailbox_address(u, o.id)
-                                                      : m_map.mailbox_address(o.id, server_core(o.id));
-            };
-        } else {
-            // Every client is the server's own core; every variable is its own.
-            c.topology.organization = SeOrganization::flat;
-            c.topology.home_unit = [u](uint64_t) { return u; };
-            c.address_of = [this, cpu, server_core](const Outgoing& o) {
-                switch (o.dest) {
-                case Outgoing::Dest::core: return m_map.mailbox_address(o.id / cpu, o.id % cpu);
-                case Outgoing::Dest::server: return m_map.mailbox_address(o.id, server_core(o.id));
-                default: return m_map.se_address(o.id);
-                }
-            };
-        }
-        c.master_se_of = [this](uint64_t var) { return m_map.se_address(m_map.is_memory(var) ? m_map.home_unit(var) : 0); };
-        m_servers.push_back(std::make_unique<SyncServer>(std::move(c)));
-        SyncServer* server = m_servers.back().get();
-        NdpCore* core = sc.get();
-        core->set_program([server, core](CoreApi&) { server->run(*core); });
-    }
-    // The clients behind the cores' Table 2 calls.
-    const auto for_every_core = [this](SyncClient* client) {
-        for (auto& c : m_cores) c->set_sync_client(client);
-    };
-    switch (m_scheme) {
-    case Scheme::syncron: break; // NdpCore's default
-    case Scheme::flat:
-        m_clients_of_scheme.push_back(MessageClient::flat(m_map));
-        for_every_core(m_clients_of_scheme.back().get());
-        break;
-    case Scheme::central:
-        m_clients_of_scheme.push_back(MessageClient::central(m_map, 0, server_core(0)));
-        for_every_core(m_clients_of_scheme.back().get());
-        break;
-    case Scheme::hier:
-        m_clients_of_scheme.push_back(MessageClient::hier(m_map, server_core));
-        for_every_core(m_clients_of_scheme.back().get());
-        break;
-    case Scheme::ideal:
-        m_ideal = std::make_unique<IdealHub>(topology, [this, cpu](unsigned i) -> NdpCore& {
-            return core_at(i / cpu, i % cpu);
-        });
-        m_clients_of_scheme.push_back(std::make_unique<IdealClient>(*m_ideal));
-        for_every_core(m_clients_of_scheme.back().get());
-        break;
-    case Scheme::remote_atomics:
-        for (auto& c : m_cores) {
-            m_clients_of_scheme.push_back(
-                std::make_unique<AtomicsClient>(m_params.atomics, m_params.workload.seed, c->global_id()));
-            c->set_sync_client(m_clients_of_scheme.back().get());
-        }
-        break;
-    case Scheme::syncron_central_ovrfl:
-    case Scheme::syncron_distrib_ovrfl:
-        for (auto& c : m_cores) {
-            m_clients_of_scheme.push_back(std::make_unique<MisarClient>(m_map, topology.fallback_server, server_core,
-                                                                        m_params.misar.retry_backoff));
-            c->set_sync_client(m_clients_of_scheme.back().get());
-        }
-        break;
-    }
+uint64_t NdpPlatform::messages_sent(Opcode op) const {
+    const unsigned i = static_cast<unsigned>(op);
+    uint64_t n = 0;
+    for (const auto& u : m_units) n += u->se->core().stats().sent[i];
+    for (const auto& c : m_cores) n += c->stats().messages_sent[i];
+    for (const NdpCore* c : m_scheme->server_cores()) n += c->stats().messages_sent[i];
+    return n;
 }
 
 void NdpPlatform::load(Workload& workload) {
@@ -411,7 +318,7 @@ void NdpPlatform::report_stats(const StatContext& ctx, nlohmann::json& j) const 
         xbar_bytes += stats_of(*u->xbar, ctx).at("bytes").get<uint64_t>();
     }
     j["se"] = ses;
-    j["se_used"] = uses_ses(m_scheme); // the SEs exist on every platform but only SynCron schemes use them
+    j["se_used"] = m_scheme->uses_ses(); // the SEs exist on every platform but only SynCron schemes use them
     // Every synchronization message by opcode, counted once where it was
     // sent: by an SE or by a core (client or server). Client cores' other
     // counters add up to cores_summary.
@@ -423,64 +330,12 @@ void NdpPlatform::report_stats(const StatContext& ctx, nlohmann::json& j) const 
         accumulate_stats(kinds, take_stat(group, "messages_sent"));
         accumulate_stats(cores, group);
     }
-    for (const auto& c : m_server_cores) accumulate_stats(kinds, stats_of(*c, ctx).at("messages_sent"));
+    for (const NdpCore* c : m_scheme->server_cores()) accumulate_stats(kinds, stats_of(*c, ctx).at("messages_sent"));
     uint64_t all_messages = 0;
     for (const auto& n : kinds) all_messages += n.get<uint64_t>();
     j["messages_by_kind"] = kinds;
     j["sync_messages"] = all_messages;
-    const uint64_t abort_local_messages = kinds.value(std::string(to_string(Opcode::abort_local)), uint64_t{0});
-
-    // ---- scheme statistics (server cores, remote atomics, MiSAR-style
-    //      overflow, ideal hub): to become one call to the scheme's report.
-    if (!m_servers.empty()) {
-        json servers = json::array();
-        double busy_sum = 0;
-        for (size_t i = 0; i < m_servers.size(); ++i) {
-            const SyncServer& sv = *m_servers[i];
-            const NdpCore& core = *m_server_cores[i];
-            const double busy_ns = sv.stats().busy.to_seconds() * 1e9;
-            const double frac = m_finish > sc_core::SC_ZERO_TIME ? busy_ns / (m_finish.to_seconds() * 1e9) : 0.0;
-            busy_sum += frac;
-            json sj = {{"unit", sv.unit()},
-                       {"core", core.local_id()},
-                       {"messages_handled", sv.stats().handled},
-                       {"busy_ns", busy_ns},
-                       {"busy_fraction", frac},
-                       {"instructions", core.stats().instructions},
-                       {"table_occupancy", sv.se_core().table().occupancy()}};
-            if (sv.role() == SyncServer::Role::fallback) {
-                sj["reports"] = sv.stats().reports;
-                sj["diverted_served"] = sv.stats().diverted_served;
-                sj["unreported"] = sv.unreported();
-            }
-            servers.push_back(sj);
-        }
-        j["servers"] = servers;
-        j["server_busy_fraction"] = busy_sum / m_servers.size();
-    }
-    if (m_scheme == Scheme::remote_atomics) {
-        uint64_t ops[3] = {0, 0, 0}, failures = 0, attempts_failed = 0;
-        for (const auto& c : m_cores) {
-            for (unsigned i = 0; i < 3; ++i) ops[i] += c->stats().atomics[i];
-            failures += c->stats().cas_failures;
-        }
-        for (const auto& cl : m_clients_of_scheme)
-            if (const auto* a = dynamic_cast<const AtomicsClient*>(cl.get())) attempts_failed += a->failed_attempts();
-        j["atomics"] = {{"cas", ops[0]}, {"swap", ops[1]}, {"faa", ops[2]}, {"cas_failures", failures},
-                        {"failed_attempts", attempts_failed}};
-    }
-    if (se_overflow(m_scheme) == OverflowPolicy::abort) {
-        uint64_t fallbacks = 0, retries = 0;
-        for (const auto& cl : m_clients_of_scheme)
-            if (const auto* mc = dynamic_cast<const MisarClient*>(cl.get()))
-                fallbacks += mc->fallbacks(), retries += mc->retries();
-        j["misar"] = {{"aborts", abort_local_messages},
-                      {"fallbacks", fallbacks},
-                      {"retries", retries}};
-    }
-    if (m_ideal) j["ideal"] = {{"requests", m_ideal->requests()}};
-    // ---- end of scheme statistics
-
+    m_scheme->report_stats(ctx, j); // servers, atomics, misar, ideal: the scheme's own
     json vars = json::array(); // what --trace-var accepts
     for (size_t i = 0; i < m_syncvars.size() && i < 16; ++i) vars.push_back(hex(m_syncvars[i]));
     j["sync_variables"] = vars;

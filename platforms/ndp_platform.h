@@ -21,15 +21,14 @@
 #include "models/interconnect/link.h"
 #include "models/memory/backing_store.h"
 #include "models/memory/vault_controller.h"
-#include "models/schemes/ideal_hub.h"
-#include "models/schemes/scheme.h"
-#include "models/schemes/sync_server.h"
+#include "models/schemes/scheme_platform.h"
+#include "models/schemes/sync_scheme.h"
 #include "models/se/se_module.h"
 #include "models/core/workload.h"
 
 namespace syncron {
 
-class NdpPlatform : public sc_core::sc_module, public Driver, public StatProvider {
+class NdpPlatform : public sc_core::sc_module, public Driver, public SchemePlatform, public StatProvider {
 public:
     SC_HAS_PROCESS(NdpPlatform);
     NdpPlatform(sc_core::sc_module_name name, const SimParams& params);
@@ -41,17 +40,11 @@ public:
     /// Returns false if cores are left waiting: a deadlock or lost wake-up.
     bool run();
 
-    const SimParams& params() const { return m_params; }
-    const AddressMap& address_map() const { return m_map; }
     unsigned unfinished_cores() const;
-    sc_core::sc_time finish_time() const { return m_finish; }
     NdpCore& core(unsigned global_id) { return *m_cores.at(global_id); }
-    Scheme scheme() const { return m_scheme; }
-    /// Server cores (Central, Hier, MiSAR-style fallback), in unit order.
-    const std::vector<std::unique_ptr<NdpCore>>& server_cores() const { return m_server_cores; }
-    const std::vector<std::unique_ptr<SyncServer>>& servers() const { return m_servers; }
-    /// The core with flat index unit * cores_per_unit + local ID (client or server).
-    NdpCore& core_at(unsigned unit, unsigned local_id);
+    Scheme scheme() const { return m_params.platform.scheme; }
+    /// The scheme plugged in (docs/schemes.md): its server cores, statistics.
+    const SyncScheme& sync_scheme() const { return *m_scheme; }
     SeModule& se(unsigned unit) { return *m_units.at(unit)->se; }
     Crossbar& crossbar(unsigned unit) { return *m_units.at(unit)->xbar; }
     const std::vector<std::unique_ptr<Link>>& links() const { return m_links; }
@@ -73,6 +66,14 @@ public:
     nlohmann::json stats_json() const;
     /// The platform's group: the walk over every module's statistics.
     void report_stats(const StatContext& ctx, nlohmann::json& out) const override;
+
+    // SchemePlatform (client_cores and allocate are Driver's)
+    const SimParams& params() const override { return m_params; }
+    const AddressMap& address_map() const override { return m_map; }
+    const SeTopology& topology() const override { return m_topology; }
+    NdpCore& client_core(unsigned global_id) override { return *m_cores.at(global_id); }
+    uint64_t messages_sent(Opcode op) const override;
+    sc_core::sc_time finish_time() const override { return m_finish; }
 
     // Driver
     unsigned units() const override { return m_params.platform.units; }
@@ -100,8 +101,6 @@ private:
     };
 
     void build();
-    /// The scheme's server cores and the clients behind every core's Table 2 calls.
-    void build_scheme(const SeTopology& topology);
     void monitor();
     void watch_interrupt();
     /// Binds an initiator to a target socket, through a base-protocol checker
@@ -117,11 +116,8 @@ private:
     std::vector<std::unique_ptr<Unit>> m_units;
     std::vector<std::unique_ptr<NdpCore>> m_cores;
     std::vector<std::unique_ptr<Link>> m_links;
-    Scheme m_scheme = Scheme::syncron;
-    std::vector<std::unique_ptr<NdpCore>> m_server_cores;
-    std::vector<std::unique_ptr<SyncServer>> m_servers;
-    std::vector<std::unique_ptr<SyncClient>> m_clients_of_scheme; ///< shared or one per core
-    std::unique_ptr<IdealHub> m_ideal;
+    SeTopology m_topology;
+    std::unique_ptr<SyncScheme> m_scheme;
     std::vector<std::unique_ptr<ProtocolChecker>> m_checkers;
     std::vector<Region> m_regions; ///< sorted by begin
     std::vector<SyncVar> m_syncvars;

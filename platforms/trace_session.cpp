@@ -27,7 +27,7 @@ void TraceSession::open(const TraceOptions& options, const SimParams& params, Nd
             options.db, [&map](uint64_t a) { return map.is_memory(a) ? map.home_unit(a) : map.units(); },
             [&map](uint64_t a) { return map.vault_of(a); });
         m_db->set_meta("configuration", to_json(params).dump());
-        m_db->set_meta("scheme", params.platform.scheme);
+        m_db->set_meta("scheme", to_string(params.platform.scheme));
         m_db->set_meta("workload", params.workload.name);
         m_db->set_meta("timing", timing_name(params.platform.timing));
         m_fanout.add(m_db.get());
@@ -61,8 +61,8 @@ void TraceSession::attach(const TraceOptions& options, NdpPlatform& platform, st
         layout.units = m_params.platform.units;
         layout.client_cores = client_cores_per_unit(m_params.platform);
         for (unsigned u = 0; u < m_params.platform.units; ++u)
-            layout.servers.push_back(has_server(platform.scheme(), u));
-        if (se_organization(platform.scheme()) == SeOrganization::flat)
+            layout.servers.push_back(platform.sync_scheme().servers_in(u) > 0);
+        if (platform.topology().organization == SeOrganization::flat)
             layout.local_waiting_bits = m_params.platform.units * m_params.platform.cores_per_unit;
         layout.st_entries = m_params.se.st_entries;
         layout.counters = m_params.se.indexing_counters;

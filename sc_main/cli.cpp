@@ -72,7 +72,7 @@ Described describe() {
           presets + ")").c_str())
         ("scheme", po::value<std::string>()->value_name("NAME"),
          ("synchronization scheme: " + join(implemented_schemes()) +
-          ", or all (= --compare) (default: from the configuration; hmc4: " + d.platform.scheme + ")").c_str())
+          ", or all (= --compare) (default: from the configuration; hmc4: " + to_string(d.platform.scheme) + ")").c_str())
         ("compare", po::value<std::string>()->value_name("LIST")->implicit_value("all"),
          "run the workload under several schemes (each in its own process) and print a table of "
          "throughput and speedup over central; LIST is comma-separated scheme names, default all; "

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "models/common/scheme.h"
+
 namespace syncron {
 
 enum class Timing { lt, at };
@@ -123,7 +125,7 @@ struct PlatformParams {
     Timing timing = Timing::lt;
     /// syncron | flat | central | hier | ideal | remote_atomics |
     /// syncron_central_ovrfl | syncron_distrib_ovrfl (docs/schemes.md)
-    std::string scheme = "syncron";
+    Scheme scheme = Scheme::syncron;
 };
 
 struct WorkloadParams {

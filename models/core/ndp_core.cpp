@@ -8,7 +8,6 @@
 #include <string>
 
 #include "models/protocol/tlm/syncron_extension.h"
-#include "models/schemes/message_client.h"
 #include "models/common/hex.h"
 
 namespace syncron {
@@ -38,9 +37,7 @@ NdpCore::NdpCore(sc_core::sc_module_name name, unsigned unit, unsigned local_id,
       m_is_cacheable(std::move(is_cacheable)), m_l1(params), m_line_buf(m_l1.line_bytes()),
       m_layout(layout_for(address_map.units(), address_map.cores_per_unit())),
       m_wire_ok(layout_fits_wire(m_layout)), m_bus_peq("bus_peq", this, &NdpCore::bus_peq_cb),
-      m_mailbox_peq("mailbox_peq", this, &NdpCore::mailbox_peq_cb),
-      m_default_client(MessageClient::syncron(m_map)) {
-    m_client = m_default_client.get();
+      m_mailbox_peq("mailbox_peq", this, &NdpCore::mailbox_peq_cb) {
     if (!(params.clock_ghz > 0.0))
         throw std::invalid_argument(std::string(this->name()) + ": core clock_ghz must be > 0");
     m_cycle = sc_core::sc_time(1.0 / params.clock_ghz, sc_core::SC_NS);
@@ -206,7 +203,7 @@ void NdpCore::set_sync_client(SyncClient* client) {
                         (std::string(name()) + ": set_sync_client must be called before sc_start").c_str());
         return;
     }
-    m_client = client ? client : m_default_client.get();
+    m_client = client;
 }
 
 Message NdpCore::message(Opcode op, uint64_t var, uint64_t info) const {
@@ -392,6 +389,13 @@ uint64_t NdpCore::atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t 
 }
 
 void NdpCore::table2(Opcode op, uint64_t var, uint64_t info) {
+    if (!m_client) {
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + std::string(to_string(op)) + " for " + hex(var) +
+                                   ": the core runs no synchronization scheme (the platform injects one "
+                                   "with set_sync_client)")
+                                      .c_str());
+        return;
+    }
     set_state(is_sync_request(op) ? CoreState::waiting_sync : CoreState::memory, to_string(op).data(), var);
     m_client->request(*this, op, var, info);
     keep_time();

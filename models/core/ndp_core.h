@@ -32,6 +32,7 @@
 #include "models/tlm/trace_sink.h"
 #include "models/tlm/payload_pool.h"
 #include "models/core/core_api.h"
+#include "models/core/core_services.h"
 #include "models/core/l1_cache.h"
 #include "models/core/sync_client.h"
 #include "models/protocol/tlm/atomic_extension.h"
@@ -42,7 +43,7 @@
 
 namespace syncron {
 
-class NdpCore : public sc_core::sc_module, public CoreApi, public StatProvider {
+class NdpCore : public sc_core::sc_module, public CoreApi, public CoreServices, public StatProvider {
 public:
     /// What the core is doing, for waveform tracing.
     enum class CoreState { computing, memory, waiting_sync, done };
@@ -96,53 +97,33 @@ public:
     void report_stats(const StatContext& ctx, nlohmann::json& out) const override;
     const L1Cache& l1() const { return m_l1; }
     sc_core::sc_time cycle_time() const { return m_cycle; }
-    const AddressMap& address_map() const { return m_map; }
 
     // ---- Services for synchronization schemes and server programs
-    //      (models/schemes, docs/schemes.md). Workloads use CoreApi only.
+    //      (CoreServices, models/core/core_services.h; docs/schemes.md).
+    //      Workloads use CoreApi only.
 
-    /// The scheme behind the Table 2 calls (before sc_start). Default:
-    /// SynCron, every request to the unit's SE. Not owned.
+    /// The scheme behind the Table 2 calls (before sc_start); not owned. The
+    /// platform injects one into every core; a Table 2 call on a core
+    /// without one is reported as an error.
     void set_sync_client(SyncClient* client);
-    /// A message from this core: Message::core = local ID, Message::se = unit.
-    Message message(Opcode op, uint64_t var, uint64_t info = 0) const;
-    /// req_async: sends `m` to the MMIO address `dest` (an SE's port or a core
-    /// mailbox) and goes on. False (after reporting) when it was rejected.
-    bool post(uint64_t dest, const Message& m);
-    /// req_sync: sends `m` to `dest` and waits for a reply for m.addr whose
-    /// opcode is `reply` or `alt`; returns it, or nothing when the request was
-    /// rejected (reported). The reply's arrival is the core's new time.
-    std::optional<Message> exchange(uint64_t dest, const Message& m, Opcode reply, Opcode alt);
-    /// For schemes that deliver replies without the network (ideal): arm the
-    /// expectation, let the reply be delivered, then await_reply().
-    void expect(uint64_t var, Opcode reply, Opcode alt);
-    std::optional<Message> await_reply(const sc_core::sc_time& issued);
-    /// The armed reply if it has already been delivered: the core's local
-    /// time moves to its arrival without synchronizing (temporal decoupling
-    /// goes on); nothing if it has not come yet.
-    std::optional<Message> reply_if_arrived(const sc_core::sc_time& issued);
-    /// Delivers a reply at absolute time `at` (>= sc_time_stamp()), as if it
-    /// had arrived at the mailbox.
-    void deliver(const Message& m, const sc_core::sc_time& at, const Endpoint& src);
-    /// The core's own time: sc_time_stamp() plus its decoupling offset.
-    sc_core::sc_time local_time() const { return sc_core::sc_time_stamp() + m_qk.get_local_time(); }
-    /// A read-modify-write at the word's home vault (remote atomics): an
-    /// uncached 4- or 8-byte transaction; returns the old value.
-    uint64_t atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t compare, unsigned size);
     /// Server cores: every message reaching the mailbox is queued for
     /// receive() instead of answering an expected reply (before sc_start).
     void set_server_mailbox(bool on) { m_server_mailbox = on; }
-    /// A message taken from a server mailbox, with who sent it.
-    struct Received {
-        Message msg;
-        Endpoint src;
-    };
-    /// Server cores: waits for the next message in arrival order; the core's
-    /// time becomes at least its arrival.
-    Received receive();
-    /// One uncached timed transaction of `len` bytes within one line (server
-    /// programs reading a syncronVar); reports error responses.
-    void access(bool write, uint64_t addr, uint8_t* data, unsigned len);
+
+    // CoreServices
+    const char* name() const override { return sc_module::name(); }
+    Message message(Opcode op, uint64_t var, uint64_t info = 0) const override;
+    bool post(uint64_t dest, const Message& m) override;
+    std::optional<Message> exchange(uint64_t dest, const Message& m, Opcode reply, Opcode alt) override;
+    void expect(uint64_t var, Opcode reply, Opcode alt) override;
+    std::optional<Message> await_reply(const sc_core::sc_time& issued) override;
+    std::optional<Message> reply_if_arrived(const sc_core::sc_time& issued) override;
+    void deliver(const Message& m, const sc_core::sc_time& at, const Endpoint& src) override;
+    sc_core::sc_time local_time() const override { return sc_core::sc_time_stamp() + m_qk.get_local_time(); }
+    uint64_t atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t compare, unsigned size) override;
+    Received receive() override;
+    void access(bool write, uint64_t addr, uint8_t* data, unsigned len) override;
+    const AddressMap& address_map() const override { return m_map; }
 
     // CoreApi
     unsigned unit() const override { return m_unit; }
@@ -266,8 +247,7 @@ private:
     sc_core::sc_event m_done_event;
     Stats m_stats;
 
-    SyncClient* m_client; ///< never null: m_default_client unless a scheme set one
-    std::unique_ptr<SyncClient> m_default_client;
+    SyncClient* m_client = nullptr; ///< injected by the platform (set_sync_client)
 
     // Server mailbox: messages in arrival order (time, sequence).
     struct Inbound {

@@ -4,14 +4,16 @@
 // one request() with the call's local-level opcode (cond_wait is two:
 // cond_wait_local, then lock_acquire_local on its lock); the scheme's client
 // decides what that costs: messages to an SE or a server core, spinning on
-// remote atomics, or nothing at all (ideal). Workloads never see it.
+// remote atomics, or nothing at all (ideal), through the core's
+// CoreServices. The platform injects a scheme's client into every core;
+// workloads never see it.
 #include <cstdint>
 
 #include "models/protocol/opcode.h"
 
 namespace syncron {
 
-class NdpCore;
+class CoreServices;
 
 class SyncClient {
 public:
@@ -21,7 +23,7 @@ public:
     /// MessageInfo (barrier: initial cores, semaphore: initial resources,
     /// cond_wait: the lock). Returns when the call may commit: on the grant
     /// for acquire-type requests, once issued for release-type ones.
-    virtual void request(NdpCore& core, Opcode op, uint64_t var, uint64_t info) = 0;
+    virtual void request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) = 0;
 };
 
 } // namespace syncron

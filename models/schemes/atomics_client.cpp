@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "models/core/ndp_core.h"
+#include "models/core/core_services.h"
 
 namespace syncron {
 
@@ -15,7 +15,7 @@ constexpr unsigned kWord = 8;
 AtomicsClient::AtomicsClient(const AtomicsParams& params, uint64_t seed, unsigned core_id)
     : m_params(params), m_rng(seed * 0x9E3779B97F4A7C15ull + core_id) {}
 
-void AtomicsClient::back_off(NdpCore& core, unsigned failures) {
+void AtomicsClient::back_off(CoreServices& core, unsigned failures) {
     ++m_failed;
     const unsigned shift = std::min(failures, 20u);
     const uint64_t base = std::min<uint64_t>(uint64_t(std::max(1u, m_params.backoff_min)) << shift,
@@ -23,7 +23,7 @@ void AtomicsClient::back_off(NdpCore& core, unsigned failures) {
     core.compute(base + (base ? m_rng() % base : 0));
 }
 
-void AtomicsClient::acquire(NdpCore& core, uint64_t lock) {
+void AtomicsClient::acquire(CoreServices& core, uint64_t lock) {
     const uint64_t me = core.global_id() + 1;
     for (unsigned failures = 0;; ++failures) {
         const uint64_t owner = core.atomic(AtomicOp::cas, lock, me, 0, kWord);
@@ -37,7 +37,7 @@ void AtomicsClient::acquire(NdpCore& core, uint64_t lock) {
     }
 }
 
-void AtomicsClient::release(NdpCore& core, uint64_t lock) {
+void AtomicsClient::release(CoreServices& core, uint64_t lock) {
     const uint64_t me = core.global_id() + 1;
     const uint64_t owner = core.atomic(AtomicOp::swap, lock, 0, 0, kWord);
     if (owner != me) {
@@ -50,7 +50,7 @@ void AtomicsClient::release(NdpCore& core, uint64_t lock) {
     }
 }
 
-void AtomicsClient::barrier(NdpCore& core, uint64_t b, uint64_t participants) {
+void AtomicsClient::barrier(CoreServices& core, uint64_t b, uint64_t participants) {
     // Sense by episode number: read it before arriving, so the last arrival
     // cannot move it on unseen.
     const uint64_t episode = core.load(b + kWord, kWord);
@@ -63,7 +63,7 @@ void AtomicsClient::barrier(NdpCore& core, uint64_t b, uint64_t participants) {
     for (unsigned failures = 0; core.load(b + kWord, kWord) == episode; ++failures) back_off(core, failures);
 }
 
-void AtomicsClient::sem_wait(NdpCore& core, uint64_t s, uint64_t initial) {
+void AtomicsClient::sem_wait(CoreServices& core, uint64_t s, uint64_t initial) {
     for (unsigned failures = 0;; ++failures) {
         const int64_t delta = static_cast<int64_t>(core.load(s, kWord));
         if (static_cast<int64_t>(initial) + delta > 0 &&
@@ -74,7 +74,7 @@ void AtomicsClient::sem_wait(NdpCore& core, uint64_t s, uint64_t initial) {
     }
 }
 
-void AtomicsClient::cond_wait(NdpCore& core, uint64_t c, uint64_t lock) {
+void AtomicsClient::cond_wait(CoreServices& core, uint64_t c, uint64_t lock) {
     // Read the sequence while holding the lock: a signal after the release
     // changes it, so no wake-up is lost.
     const uint64_t seen = core.load(c, kWord);
@@ -82,7 +82,7 @@ void AtomicsClient::cond_wait(NdpCore& core, uint64_t c, uint64_t lock) {
     for (unsigned failures = 0; core.load(c, kWord) == seen; ++failures) back_off(core, failures);
 }
 
-void AtomicsClient::request(NdpCore& core, Opcode op, uint64_t var, uint64_t info) {
+void AtomicsClient::request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) {
     switch (op) {
     case Opcode::lock_acquire_local: acquire(core, var); break;
     case Opcode::lock_release_local: release(core, var); break;

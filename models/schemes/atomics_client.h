@@ -20,24 +20,24 @@
 
 namespace syncron {
 
-class NdpCore;
+class CoreServices;
 
 class AtomicsClient final : public SyncClient {
 public:
     AtomicsClient(const AtomicsParams& params, uint64_t seed, unsigned core_id);
 
-    void request(NdpCore& core, Opcode op, uint64_t var, uint64_t info) override;
+    void request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) override;
 
     uint64_t failed_attempts() const { return m_failed; }
 
 private:
-    void acquire(NdpCore& core, uint64_t lock);
-    void release(NdpCore& core, uint64_t lock);
-    void barrier(NdpCore& core, uint64_t b, uint64_t participants);
-    void sem_wait(NdpCore& core, uint64_t s, uint64_t initial);
-    void cond_wait(NdpCore& core, uint64_t c, uint64_t lock);
+    void acquire(CoreServices& core, uint64_t lock);
+    void release(CoreServices& core, uint64_t lock);
+    void barrier(CoreServices& core, uint64_t b, uint64_t participants);
+    void sem_wait(CoreServices& core, uint64_t s, uint64_t initial);
+    void cond_wait(CoreServices& core, uint64_t c, uint64_t lock);
     /// Backs off after the `failures`-th failed attempt of one call.
-    void back_off(NdpCore& core, unsigned failures);
+    void back_off(CoreServices& core, unsigned failures);
 
     AtomicsParams m_params;
     std::mt19937_64 m_rng;

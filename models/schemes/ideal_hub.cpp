@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "models/core/ndp_core.h"
+#include "models/core/core_services.h"
 #include "models/se/core/single_path_organization.h"
 
 namespace syncron {
@@ -26,7 +26,7 @@ SeTopology IdealHub::flat(SeTopology t) {
 }
 
 // Direct calls are a single path: a holder's second acquire is a bug.
-IdealHub::IdealHub(const SeTopology& topology, std::function<NdpCore&(unsigned)> core_of)
+IdealHub::IdealHub(const SeTopology& topology, std::function<CoreServices&(unsigned)> core_of)
     : m_core(0, hub_params(), flat(topology), this, std::make_unique<SinglePathOrganization>(flat(topology))),
       m_core_of(std::move(core_of)) {}
 
@@ -107,21 +107,6 @@ void IdealHub::read(uint64_t addr, uint8_t* data, unsigned len) {
 
 void IdealHub::write(uint64_t addr, const uint8_t* data, unsigned len) {
     m_memory[addr].assign(data, data + len);
-}
-
-void IdealClient::request(NdpCore& core, Opcode op, uint64_t var, uint64_t info) {
-    Message m = core.message(op, var, info);
-    m.core = static_cast<uint16_t>(core.unit() * core.address_map().cores_per_unit() + core.local_id());
-    const sc_core::sc_time now = core.local_time();
-    if (!is_sync_request(op)) {
-        m_hub.submit(m, now);
-        return;
-    }
-    core.expect(var, grant_of(op), grant_of(op)); // armed first: the hub may answer at once
-    m_hub.submit(m, now);
-    // Answered at once: the core goes on without a synchronization point
-    // (which would let later requests of other cores overtake it).
-    if (!core.reply_if_arrived(now)) core.await_reply(now);
 }
 
 } // namespace syncron

@@ -19,18 +19,16 @@
 
 #include <systemc>
 
-#include "models/core/sync_client.h"
+#include "models/core/core_services.h"
 #include "models/se/core/se_core.h"
 
 namespace syncron {
-
-class NdpCore;
 
 class IdealHub : private SyncVarMemory {
 public:
     /// `topology` describes the platform (units, cores, clients); the hub
     /// uses it flat. core_of(flat index) is the core a reply goes to.
-    IdealHub(const SeTopology& topology, std::function<NdpCore&(unsigned flat_index)> core_of);
+    IdealHub(const SeTopology& topology, std::function<CoreServices&(unsigned flat_index)> core_of);
 
     /// Serves `m` (Message::core = the requester's flat index) at time `at`.
     void submit(const Message& m, const sc_core::sc_time& at);
@@ -57,21 +55,11 @@ private:
     void write(uint64_t addr, const uint8_t* data, unsigned len) override;
 
     SeCore m_core;
-    std::function<NdpCore&(unsigned)> m_core_of;
+    std::function<CoreServices&(unsigned)> m_core_of;
     SeResult m_result;
     std::unordered_map<uint64_t, History> m_history;
     std::unordered_map<uint64_t, std::vector<uint8_t>> m_memory;
     uint64_t m_requests = 0;
-};
-
-/// The core side: every Table 2 call is a direct call to the hub.
-class IdealClient final : public SyncClient {
-public:
-    explicit IdealClient(IdealHub& hub) : m_hub(hub) {}
-    void request(NdpCore& core, Opcode op, uint64_t var, uint64_t info) override;
-
-private:
-    IdealHub& m_hub;
 };
 
 } // namespace syncron

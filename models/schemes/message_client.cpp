@@ -1,7 +1,7 @@
 #include "models/schemes/message_client.h"
 
 #include "models/common/address_map.h"
-#include "models/core/ndp_core.h"
+#include "models/core/core_services.h"
 
 namespace syncron {
 
@@ -38,7 +38,7 @@ std::unique_ptr<MessageClient> MessageClient::hier(const AddressMap& map,
         false);
 }
 
-void MessageClient::request(NdpCore& core, Opcode op, uint64_t var, uint64_t info) {
+void MessageClient::request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) {
     Message m = core.message(op, var, info);
     if (m_flat) m.core = static_cast<uint16_t>(core.unit() * core.address_map().cores_per_unit() + core.local_id());
     const uint64_t dest = m_dest(core.unit(), var);

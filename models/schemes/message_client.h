@@ -2,7 +2,7 @@
 // The message-passing schemes' core side: every Table 2 call is a SynCron
 // message to one destination, and an acquire-type call waits there for its
 // grant (docs/schemes.md). What differs is where a message goes:
-//   syncron  the core's own SE (the default of every NdpCore)
+//   syncron  the core's own SE
 //   flat     the variable's Master SE, with the core's flat index as CoreID
 //   central  the mailbox of the system's one server core
 //   hier     the mailbox of the server core of the core's unit
@@ -33,7 +33,7 @@ public:
     static std::unique_ptr<MessageClient> hier(const AddressMap& map,
                                                std::function<unsigned(unsigned unit)> server_core);
 
-    void request(NdpCore& core, Opcode op, uint64_t var, uint64_t info) override;
+    void request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) override;
 
 private:
     Destination m_dest;

@@ -1,7 +1,7 @@
 #include "models/schemes/misar_client.h"
 
 #include "models/common/address_map.h"
-#include "models/core/ndp_core.h"
+#include "models/core/core_services.h"
 
 namespace syncron {
 
@@ -15,18 +15,18 @@ uint64_t MisarClient::server_of(uint64_t var) const {
     return m_map.mailbox_address(u, m_server_core(u));
 }
 
-void MisarClient::notify(NdpCore& core, uint64_t var) {
+void MisarClient::notify(CoreServices& core, uint64_t var) {
     if (m_map.is_memory(var) && m_map.home_unit(var) == core.unit()) return; // the Master SE counted nothing here
     core.post(m_map.se_address(core.unit()), core.message(Opcode::decrease_indexing_counter, var, 1));
 }
 
-void MisarClient::released(NdpCore& core, uint64_t lock) {
+void MisarClient::released(CoreServices& core, uint64_t lock) {
     // After the release on the same core-to-SE channel, so the SE keeps
     // redirecting until the lock is really back.
     if (m_software_locks.erase(lock)) notify(core, lock);
 }
 
-void MisarClient::request(NdpCore& core, Opcode op, uint64_t var, uint64_t info) {
+void MisarClient::request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) {
     const uint64_t se = m_map.se_address(core.unit());
     if (!is_sync_request(op)) { // release-type: the SEs route it to the server if need be
         core.post(se, core.message(op, var, info));

@@ -25,7 +25,7 @@
 namespace syncron {
 
 class AddressMap;
-class NdpCore;
+class CoreServices;
 struct Message;
 
 class MisarClient final : public SyncClient {
@@ -35,7 +35,7 @@ public:
     MisarClient(const AddressMap& map, std::function<unsigned(uint64_t)> fallback_unit,
                 std::function<unsigned(unsigned)> server_core, unsigned retry_backoff);
 
-    void request(NdpCore& core, Opcode op, uint64_t var, uint64_t info) override;
+    void request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) override;
 
     uint64_t fallbacks() const { return m_fallbacks; }
     uint64_t retries() const { return m_retries; }
@@ -43,9 +43,9 @@ public:
 private:
     uint64_t server_of(uint64_t var) const;
     /// decrease_indexing_counter to the core's own SE, unless it is the Master SE of `var`.
-    void notify(NdpCore& core, uint64_t var);
+    void notify(CoreServices& core, uint64_t var);
     /// A lock taken from the server has now been released through the SE.
-    void released(NdpCore& core, uint64_t lock);
+    void released(CoreServices& core, uint64_t lock);
 
     const AddressMap& m_map;
     std::function<unsigned(uint64_t)> m_fallback_unit;

@@ -28,12 +28,12 @@ SyncServer::SyncServer(Config config)
     : m_cfg(std::move(config)),
       m_core(m_cfg.unit, table_params(m_cfg.params), m_cfg.topology, this, organization_of(m_cfg)) {}
 
-void SyncServer::run(NdpCore& core) {
+void SyncServer::run(CoreServices& core) {
     m_cpu = &core;
     for (;;) serve(core, core.receive());
 }
 
-void SyncServer::serve(NdpCore& core, const NdpCore::Received& in) {
+void SyncServer::serve(CoreServices& core, const CoreServices::Received& in) {
     const sc_core::sc_time start = core.local_time();
     const Message& m = in.msg;
     ++m_stats.handled;
@@ -58,7 +58,7 @@ void SyncServer::serve(NdpCore& core, const NdpCore::Received& in) {
     m_stats.busy += core.local_time() - start;
 }
 
-void SyncServer::touch_state(NdpCore& core, uint64_t var) {
+void SyncServer::touch_state(CoreServices& core, uint64_t var) {
     auto it = m_slots.find(var);
     if (it == m_slots.end()) it = m_slots.emplace(var, static_cast<unsigned>(m_slots.size())).first;
     const unsigned entries = m_cfg.params.table_entries ? m_cfg.params.table_entries : 1;
@@ -68,7 +68,7 @@ void SyncServer::touch_state(NdpCore& core, uint64_t var) {
     core.store(slot, word + 1, 8);
 }
 
-void SyncServer::report_if_idle(NdpCore& core, uint64_t var) {
+void SyncServer::report_if_idle(CoreServices& core, uint64_t var) {
     auto it = m_tally.find(var);
     if (it == m_tally.end() || it->second == 0) return;
     // Idle: no table entry and not kept in memory either. Only then may the

@@ -18,7 +18,7 @@
 #include <systemc>
 
 #include "models/common/params.h"
-#include "models/core/ndp_core.h"
+#include "models/core/core_services.h"
 #include "models/se/core/se_core.h"
 
 namespace syncron {
@@ -54,7 +54,7 @@ public:
     explicit SyncServer(Config config);
 
     /// The server program: serves messages forever (from the core's thread).
-    void run(NdpCore& core);
+    void run(CoreServices& core);
 
     const Stats& stats() const { return m_stats; }
     const SeCore& se_core() const { return m_core; }
@@ -64,10 +64,10 @@ public:
     uint64_t unreported() const;
 
 private:
-    void serve(NdpCore& core, const NdpCore::Received& in);
+    void serve(CoreServices& core, const CoreServices::Received& in);
     /// Reads and writes the table slot of `var` (the state the message changes).
-    void touch_state(NdpCore& core, uint64_t var);
-    void report_if_idle(NdpCore& core, uint64_t var);
+    void touch_state(CoreServices& core, uint64_t var);
+    void report_if_idle(CoreServices& core, uint64_t var);
 
     // SyncVarMemory: a variable the full table cannot hold lives in its syncronVar.
     void read(uint64_t addr, uint8_t* data, unsigned len) override;
@@ -76,7 +76,7 @@ private:
     Config m_cfg;
     SeCore m_core;
     SeResult m_result;
-    NdpCore* m_cpu = nullptr;
+    CoreServices* m_cpu = nullptr;
     std::unordered_map<uint64_t, unsigned> m_slots; ///< variable -> table slot
     std::unordered_map<uint64_t, uint64_t> m_tally; ///< fallback: counted operations per variable
     Stats m_stats;

@@ -11,7 +11,7 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params_json.h"
-#include "models/schemes/scheme.h"
+#include "models/schemes/scheme_factory.h"
 #include "platforms/workload_registry.h"
 
 namespace syncron {
@@ -23,7 +23,7 @@ namespace {
 
 // One field of the configuration. A single table drives to_json, from_json and
 // apply_set, so a field added to params.h needs one line here and nowhere else.
-enum class Kind { uint32, uint64, real, text, timing, page_policy, boolean };
+enum class Kind { uint32, uint64, real, text, timing, page_policy, scheme, boolean };
 
 struct Field {
     const char* section;
@@ -85,6 +85,13 @@ PagePolicy as_page_policy(const std::string& path, const json& v) {
     return policy;
 }
 
+Scheme as_scheme(const std::string& path, const json& v) {
+    if (const auto s = scheme_from_string(as_text(path, v))) return *s;
+    std::string names;
+    for (const auto& n : scheme_names()) names += (names.empty() ? "" : ", ") + n;
+    throw ConfigError(quoted(path) + " must be one of: " + names + "; got " + v.dump());
+}
+
 void check_type(const Field& f, const json& v) {
     const std::string path = path_of(f);
     switch (f.kind) {
@@ -94,6 +101,7 @@ void check_type(const Field& f, const json& v) {
     case Kind::text: as_text(path, v); break;
     case Kind::timing: as_timing(path, v); break;
     case Kind::page_policy: as_page_policy(path, v); break;
+    case Kind::scheme: as_scheme(path, v); break;
     case Kind::boolean: as_bool(path, v); break;
     }
 }
@@ -105,6 +113,7 @@ template <class T> constexpr Kind kind_of() {
     else if constexpr (std::is_same_v<T, std::string>) return Kind::text;
     else if constexpr (std::is_same_v<T, bool>) return Kind::boolean;
     else if constexpr (std::is_same_v<T, PagePolicy>) return Kind::page_policy;
+    else if constexpr (std::is_same_v<T, Scheme>) return Kind::scheme;
     else {
         static_assert(std::is_same_v<T, Timing>, "unsupported parameter type");
         return Kind::timing;
@@ -122,6 +131,7 @@ Field field(const char* section, const char* key, S SimParams::*sec, T S::*mem) 
         if constexpr (std::is_same_v<T, Timing>) p.*sec.*mem = as_timing(path, v);
         else if constexpr (std::is_same_v<T, PagePolicy>) p.*sec.*mem = as_page_policy(path, v);
         else if constexpr (std::is_same_v<T, std::string>) p.*sec.*mem = v.get<std::string>();
+        else if constexpr (std::is_same_v<T, Scheme>) p.*sec.*mem = v.get<Scheme>(); // a known name (check_type)
         else p.*sec.*mem = v.get<T>();
     };
     return f;
@@ -364,18 +374,19 @@ void validate(const SimParams& p) {
     require(pl.client_cores <= hw_cores, "platform.client_cores",
             "(" + str(pl.client_cores) + ") exceeds platform.units x platform.cores_per_unit (" +
                 str(pl.units) + " x " + str(pl.cores_per_unit) + " = " + str(hw_cores) + ")");
-    const auto& schemes = implemented_schemes();
-    require(std::find(schemes.begin(), schemes.end(), pl.scheme) != schemes.end(),
-            "platform.scheme",
-            "must be one of: " + join(schemes) + "; got " + json(pl.scheme).dump());
-    if (const auto scheme = scheme_from_string(pl.scheme); scheme && has_servers(*scheme)) {
+    require(static_cast<size_t>(pl.scheme) < scheme_names().size(), "platform.scheme",
+            "must be one of: " + join(scheme_names()) + "; got " + str(static_cast<unsigned>(pl.scheme)));
+    const auto scheme = make_scheme(pl.scheme);
+    bool servers = false;
+    for (unsigned u = 0; u < pl.units; ++u) servers |= scheme->servers_in(u) > 0;
+    if (servers) {
         // A server core is the first core after a unit's clients (the paper
         // keeps the 16th core of every unit free for it).
         const auto split = client_cores_per_unit(pl);
         for (unsigned u = 0; u < pl.units; ++u)
-            require(!has_server(*scheme, u) || split[u] < pl.cores_per_unit, "platform.client_cores",
+            require(split[u] + scheme->servers_in(u) <= pl.cores_per_unit, "platform.client_cores",
                     "(" + str(pl.client_cores) + ") leaves no core of unit " + str(u) + " free for the " +
-                        pl.scheme + " server: at most " + str(pl.cores_per_unit - 1) +
+                        to_string(pl.scheme) + " server: at most " + str(pl.cores_per_unit - 1) +
                         " client cores per unit (platform.cores_per_unit = " + str(pl.cores_per_unit) + ")");
     }
 
@@ -496,7 +507,8 @@ void apply_set(json& cfg, const std::string& key_eq_value) {
     if (!f) unknown_key(section, key);
 
     json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    const bool textual = f->kind == Kind::text || f->kind == Kind::timing || f->kind == Kind::page_policy;
+    const bool textual = f->kind == Kind::text || f->kind == Kind::timing || f->kind == Kind::page_policy ||
+                         f->kind == Kind::scheme;
     if (textual) {
         // scheme=syncron and scheme="syncron" both mean the string.
         if (!value.is_string()) value = text;

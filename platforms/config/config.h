@@ -13,9 +13,11 @@
 #include <nlohmann/json.hpp>
 
 #include "models/common/params.h"
+#include "models/common/params_json.h"
 
 namespace syncron {
 
+// platform.scheme in JSON: the scheme's name (models/common/scheme.h).
 /// Bad configuration. what() names the offending key path (e.g. 'se.st_entries').
 class ConfigError : public std::runtime_error {
 public:

@@ -255,7 +255,12 @@ TEST_CASE("config: --set parses ints, doubles, strings and bools", "[config]") {
     CHECK(p.link.latency_ns == 12.5);
     CHECK(p.core.clock_ghz == 3.0);
     CHECK(p.workload.name == "barrier");
-    CHECK(p.platform.scheme == "syncron");
+    CHECK(p.platform.scheme == Scheme::syncron);
+    // The typed scheme is read and written by name.
+    SimParams q;
+    q.platform.scheme = Scheme::syncron_distrib_ovrfl;
+    CHECK(to_json(q)["platform"]["scheme"] == "syncron_distrib_ovrfl");
+    CHECK(from_json(to_json(q)).platform.scheme == Scheme::syncron_distrib_ovrfl);
     CHECK(p.workload.seed == 18446744073709551615ull);
 
     SECTION("a later --set wins") {

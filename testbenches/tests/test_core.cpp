@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "testbenches/tests/core_table2_check.h"
+#include "testbenches/tests/core_test_helpers.h"
 #include "testbenches/tests/tlm_test_helpers.h"
 
 #include <cstring>
@@ -236,6 +237,7 @@ struct Bench {
     FakeSe se{"se"};
     TestRouter router{"router"};
     NdpCore core;
+    std::unique_ptr<SyncClient> client = test::inject_syncron(core);
 
     explicit Bench(std::function<bool(uint64_t)> cacheable = [](uint64_t) { return false; })
         : core("core", kUnit, kLocal, kGlobal, params, map, std::move(cacheable)) {
@@ -584,6 +586,7 @@ TEST_CASE("core: mailbox rejects replies nobody waits for and payloads without a
     AddressMap map{4, 16, MemoryParams{}};
     TestMemory mem{"mem"};
     NdpCore core("core", kUnit, kLocal, kGlobal, CoreParams{}, map, [](uint64_t) { return false; });
+    const auto client = test::inject_syncron(core);
     core.bus.bind(mem.socket);
     std::vector<tlm::tlm_response_status> statuses;
     struct Poker : sc_core::sc_module {

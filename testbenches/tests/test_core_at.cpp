@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "testbenches/tests/core_table2_check.h"
+#include "testbenches/tests/core_test_helpers.h"
 
 #include <cstring>
 #include <deque>
@@ -528,6 +529,7 @@ struct Bench {
     AtFakeSe se;
     AtRouter router;
     NdpCore core;
+    std::unique_ptr<SyncClient> client = test::inject_syncron(core);
 
     explicit Bench(Timing timing = Timing::at, const std::string& prefix = "",
                    std::function<bool(uint64_t)> cacheable = [](uint64_t) { return false; })
@@ -936,6 +938,7 @@ TEST_CASE("core at: the mailbox answers nb BEGIN_REQ, in order, one response at 
     NullTarget sink("sink");
     MailboxPoker poker("poker");
     NdpCore core("core", kUnit, kLocal, kGlobal, CoreParams{}, map, [](uint64_t) { return false; });
+    const auto client = test::inject_syncron(core);
     core.set_timing(Timing::at);
     core.bus.bind(router.in);
     router.to_mem.bind(mem.socket);

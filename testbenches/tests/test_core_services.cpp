@@ -15,6 +15,7 @@
 #include "models/core/ndp_core.h"
 #include "models/protocol/tlm/syncron_extension.h"
 #include "models/schemes/message_client.h"
+#include "testbenches/tests/core_test_helpers.h"
 #include "testbenches/tests/tlm_test_helpers.h"
 
 using namespace syncron;
@@ -115,6 +116,7 @@ struct CoreBench {
     MemoryParams mem;
     AddressMap map{4, 16, mem};
     NdpCore core{"core", 2, 3, 33, CoreParams{}, map, nullptr};
+    std::unique_ptr<SyncClient> client = test::inject_syncron(core);
     Recorder rec{"rec"};
     CoreBench() {
         core.bus.bind(rec.in);
@@ -255,4 +257,20 @@ TEST_CASE("core services: remote atomics of a bad size or alignment are reported
     CHECK_THAT(g_errors[1], Catch::Contains("faa") && Catch::Contains("0x1004") && Catch::Contains("not aligned"));
     CHECK(b.rec.seen.empty());
     CHECK(b.core.stats().atomics[0] == 0);
+}
+
+TEST_CASE("core services: a core the platform gave no scheme reports its Table 2 calls",
+          "[core][schemes][errors]") {
+    g_errors.clear();
+    sc_core::sc_report_handler::set_handler(capture);
+    CoreBench b;
+    b.core.set_sync_client(nullptr); // as built, before the platform injects a scheme
+    b.core.set_program([&](CoreApi& c) { c.lock_acquire(0x3000); });
+    sc_core::sc_start();
+    sc_core::sc_report_handler::set_handler(sc_core::sc_report_handler::default_handler);
+    REQUIRE(g_errors.size() == 1);
+    CHECK_THAT(g_errors[0], Catch::Contains("core: lock_acquire_local for 0x3000") &&
+                                Catch::Contains("no synchronization scheme"));
+    CHECK(b.rec.seen.empty());
+    CHECK(b.core.done());
 }

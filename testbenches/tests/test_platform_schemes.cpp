@@ -7,7 +7,10 @@
 #include <catch2/catch.hpp>
 
 #include "platforms/config/config.h"
+#include "platforms/ndp_platform.h"
+#include "platforms/run_in_child.h"
 #include "platforms/simulation.h"
+#include "models/schemes/scheme_factory.h"
 #include "testbenches/tests/platform_test_helpers.h"
 
 using namespace syncron;
@@ -20,7 +23,7 @@ constexpr unsigned kOps = 20;
 
 SimParams scheme_bench(const std::string& scheme, const std::string& workload, Timing timing) {
     SimParams p = syncron::test::bench(workload, 64, 1, timing, kOps);
-    p.platform.scheme = scheme;
+    p.platform.scheme = *scheme_from_string(scheme);
     return p;
 }
 
@@ -132,7 +135,7 @@ namespace {
 void run_misar_overflow(const std::string& scheme, const std::string& workload, unsigned st_entries,
                         unsigned variables, Timing timing) {
     SimParams p = syncron::test::bench(workload, st_entries, variables, timing, kOps);
-    p.platform.scheme = scheme;
+    p.platform.scheme = *scheme_from_string(scheme);
     const SimulationResult r = simulate(p);
     expect_clean(r, p);
     const auto& s = r.stats;
@@ -186,6 +189,7 @@ MISAR_CASES("syncron_distrib_ovrfl", Timing::at, "AT")
 
 // ---------------------------------------------------------------- scheme properties
 
+#include "platforms/ndp_platform.h"
 #include "platforms/run_in_child.h"
 
 namespace {
@@ -196,7 +200,7 @@ nlohmann::json stats_of(const SimParams& p) {
 
 SimParams paper_point(const std::string& scheme, const std::string& workload) {
     SimParams p; // the paper's microbenchmark: 60 cores, 200 instructions, empty critical section
-    p.platform.scheme = scheme;
+    p.platform.scheme = *scheme_from_string(scheme);
     p.workload.name = workload;
     return p;
 }
@@ -275,7 +279,7 @@ TEST_CASE("schemes: every scheme is deterministic", "[platform][schemes][determi
     for (const char* scheme : {"syncron", "flat", "central", "hier", "ideal", "remote_atomics", "syncron_central_ovrfl",
                                "syncron_distrib_ovrfl"}) {
         SimParams p = syncron::test::bench("condvar", 1, 16, Timing::lt, 10);
-        p.platform.scheme = scheme;
+        p.platform.scheme = *scheme_from_string(scheme);
         auto a = stats_of(p), b = stats_of(p);
         a.erase("host");
         b.erase("host");
@@ -289,7 +293,7 @@ namespace {
 /// Core 3 releases a lock it never acquired (BadRelease); the scheme must say so.
 void expect_bad_release_reported(const std::string& scheme) {
     SimParams p;
-    p.platform.scheme = scheme;
+    p.platform.scheme = *scheme_from_string(scheme);
     const SimulationResult r = simulate(p, std::make_unique<syncron::test::BadRelease>());
     CHECK_FALSE(r.ok);
     CHECK_THAT(r.error, Catch::Contains("release of a lock"));
@@ -321,7 +325,7 @@ TEST_CASE("schemes: syncron_distrib_ovrfl reports a release of a lock not held",
 TEST_CASE("schemes: a scheme that needs a server core refuses a platform with none free", "[platform][schemes][errors]") {
     for (const char* scheme : {"central", "hier", "syncron_central_ovrfl", "syncron_distrib_ovrfl"}) {
         SimParams p;
-        p.platform.scheme = scheme;
+        p.platform.scheme = *scheme_from_string(scheme);
         p.platform.client_cores = 64;
         INFO(scheme);
         CHECK_THROWS_WITH(validate(p), Catch::Contains("leaves no core of unit 0 free") && Catch::Contains(scheme));
@@ -329,7 +333,7 @@ TEST_CASE("schemes: a scheme that needs a server core refuses a platform with no
     SimParams p; // the others run on every core
     p.platform.client_cores = 64;
     for (const char* scheme : {"syncron", "flat", "ideal", "remote_atomics"}) {
-        p.platform.scheme = scheme;
+        p.platform.scheme = *scheme_from_string(scheme);
         CHECK_NOTHROW(validate(p));
     }
 }
@@ -365,7 +369,7 @@ private:
 
 void expect_double_acquire_reported(const std::string& scheme) {
     SimParams p;
-    p.platform.scheme = scheme;
+    p.platform.scheme = *scheme_from_string(scheme);
     const SimulationResult r = simulate(p, std::make_unique<DoubleAcquire>());
     CHECK_FALSE(r.ok);
     CHECK_THAT(r.error, Catch::Contains("already holds"));
@@ -383,4 +387,51 @@ TEST_CASE("schemes: a second acquire by the holder is an error under ideal", "[p
 }
 TEST_CASE("schemes: a second acquire by the holder is an error under hier", "[platform][schemes][errors]") {
     expect_double_acquire_reported("hier");
+}
+
+// ------------------------------------------------------------ the plug-ins
+
+TEST_CASE("schemes: every Scheme has its plug-in, with the SE set-up and server cores of docs/schemes.md",
+          "[platform][schemes][plugin]") {
+    for (const std::string& name : scheme_names()) {
+        const Scheme s = *scheme_from_string(name);
+        CHECK(to_string(s) == name);
+        const auto plugin = make_scheme(s);
+        CHECK(plugin->kind() == s);
+        SeTopology t;
+        t.home_unit = [](uint64_t) { return 2u; }; // the platform sets it before configure
+        plugin->configure(t);
+        const bool misar = s == Scheme::syncron_central_ovrfl || s == Scheme::syncron_distrib_ovrfl;
+        CHECK(plugin->uses_ses() == (s == Scheme::syncron || s == Scheme::flat || misar));
+        CHECK((t.organization == SeOrganization::flat) == (s == Scheme::flat));
+        CHECK((t.overflow == OverflowPolicy::abort) == misar);
+        CHECK(static_cast<bool>(t.fallback_server) == misar);
+        if (misar) CHECK(t.fallback_server(0x1000) == (s == Scheme::syncron_distrib_ovrfl ? 2u : 0u));
+        const bool per_unit = s == Scheme::hier || s == Scheme::syncron_distrib_ovrfl;
+        const bool central = s == Scheme::central || s == Scheme::syncron_central_ovrfl;
+        CHECK(plugin->servers_in(0) == (per_unit || central ? 1u : 0u));
+        CHECK(plugin->servers_in(3) == (per_unit ? 1u : 0u));
+        CHECK(plugin->server_cores().empty()); // none adopted before the platform builds
+    }
+    CHECK_FALSE(scheme_from_string("flatt"));
+}
+
+TEST_CASE("schemes: the platform holds the plug-in and its server cores", "[platform][schemes][plugin]") {
+    // One elaboration, in a child process: the kernel cannot be reset.
+    const nlohmann::json seen = syncron::in_child([] {
+        SimParams p = scheme_bench("syncron_distrib_ovrfl", "lock", Timing::lt);
+        nlohmann::json out;
+        simulate(p, [&](NdpPlatform& pf) {
+            out["scheme"] = to_string(pf.sync_scheme().kind());
+            out["abort"] = pf.topology().overflow == OverflowPolicy::abort;
+            for (const NdpCore* c : pf.sync_scheme().server_cores())
+                out["servers"].push_back({c->name(), c->unit(), c->local_id()});
+        });
+        return out;
+    });
+    CHECK(seen["scheme"] == "syncron_distrib_ovrfl");
+    CHECK(seen["abort"] == true);
+    REQUIRE(seen["servers"].size() == 4);
+    for (unsigned u = 0; u < 4; ++u)
+        CHECK(seen["servers"][u] == nlohmann::json({"ndp.unit" + std::to_string(u) + "_server", u, 15}));
 }

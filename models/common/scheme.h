@@ -1,11 +1,12 @@
 #pragma once
-// The synchronization schemes the platform can be built with
-// (platform.scheme; docs/schemes.md) and what each needs from the platform.
+// The synchronization schemes the platform can be built with (platform.scheme;
+// docs/schemes.md). What each scheme is and needs lives in models/schemes/
+// (one SyncScheme per scheme, made by make_scheme); the JSON form of the enum
+// is in models/common/params_json.h.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "models/se/core/se_topology.h"
 
 namespace syncron {
 
@@ -24,16 +25,5 @@ enum class Scheme : uint8_t {
 const std::vector<std::string>& scheme_names();
 const char* to_string(Scheme s);
 std::optional<Scheme> scheme_from_string(const std::string& name);
-
-/// Whether cores send their requests to the SEs (otherwise the SEs idle).
-bool uses_ses(Scheme s);
-SeOrganization se_organization(Scheme s);
-OverflowPolicy se_overflow(Scheme s);
-/// Whether `unit` runs a server core (its first core after the clients).
-bool has_server(Scheme s, unsigned unit);
-/// Whether the scheme has any server core.
-bool has_servers(Scheme s);
-/// The per-unit servers (hier, syncron_distrib_ovrfl) rather than one for the system.
-bool per_unit_servers(Scheme s);
 
 } // namespace syncron
