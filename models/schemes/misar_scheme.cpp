@@ -24,8 +24,8 @@ void MisarScheme::build_clients(SchemePlatform& platform) {
     }
 }
 
-void MisarScheme::report_stats(const StatContext&, nlohmann::json& out) const {
-    ServerScheme::report_stats(out);
+void MisarScheme::report_stats(const StatContext& ctx, nlohmann::json& out) const {
+    ServerScheme::report_stats(ctx, out);
     uint64_t fallbacks = 0, retries = 0;
     for (const auto& c : m_clients) fallbacks += c->fallbacks(), retries += c->retries();
     out["misar"] = {{"aborts", platform().messages_sent(Opcode::abort_local)},

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <random>
 
+#include "models/se/core/single_path_organization.h"
 #include "testbenches/tests/se_test_network.h"
 
 using namespace syncron;
@@ -358,4 +359,52 @@ TEST_CASE("flat: a server-style SeCore (every address at home, 4096 entries of 6
     CHECK(mem.writes == 0);
     CHECK(se.counters().all_zero());
     CHECK(se.stats().errors == 0);
+}
+
+TEST_CASE("organizations: the enums select them, a single-path server rejects a holder's second acquire that a flat SE queues",
+          "[se][flat][organization]") {
+    SeTopology t = flat_topology();
+    t.home_unit = [](uint64_t) { return 1u; }; // a server: every variable is its own
+    MapMemory mem;
+    SeCore flat_se(1, params_with(8), t, &mem);
+    CHECK(flat_se.organization().kind() == SeOrganization::flat);
+    CHECK(flat_se.organization().release_may_trail());
+    CHECK(flat_se.overflow_policy().kind() == OverflowPolicy::integrated);
+    SeCore server(1, params_with(8), t, &mem, std::make_unique<SinglePathOrganization>(t));
+    CHECK(server.organization().kind() == SeOrganization::flat);
+    CHECK_FALSE(server.organization().release_may_trail());
+    CHECK(server.organization().own_cores() == 64);
+    const CoreRef c = server.organization().core(37, 1);
+    CHECK(c.unit == 2);
+    CHECK(c.local == 5);
+
+    const uint64_t L = SeNetwork::var(1, 0);
+    const Message acquire{L, Opcode::lock_acquire_local, 37, 2, 0};
+    for (SeCore* se : {&flat_se, &server}) {
+        SeResult r;
+        se->handle(acquire, r);
+        REQUIRE(r.ok());
+        REQUIRE(r.out.size() == 1);
+        CHECK(r.out[0].msg.op == Opcode::lock_grant_local);
+        r.clear();
+        se->handle(acquire, r); // the holder again
+        if (se == &flat_se) {
+            CHECK(r.ok()); // queued behind a release that may still be on its way
+            CHECK(r.out.empty());
+        } else {
+            CHECK_THAT(r.error, Catch::Contains("already holds or waits"));
+        }
+    }
+
+    SeTopology h = SeNetwork::topology(4, 16);
+    SeCore hier(0, params_with(8), h, &mem);
+    CHECK(hier.organization().kind() == SeOrganization::hierarchical);
+    CHECK(hier.organization().own_cores() == 16);
+    CHECK(hier.organization().core(5, 0).unit == 0);
+    CHECK_FALSE(hier.organization().release_may_trail());
+    h.overflow = OverflowPolicy::abort;
+    h.fallback_server = [](uint64_t) { return 0u; };
+    SeCore misar(0, params_with(8), h, &mem);
+    CHECK(misar.overflow_policy().kind() == OverflowPolicy::abort);
+    CHECK(misar.overflow_policy().aborts());
 }
