@@ -22,11 +22,6 @@ const char* command_name(tlm::tlm_command cmd) {
     default: return "IGNORE";
     }
 }
-
-/// Drops the reference a component took on a payload it kept (AT).
-void release_ref(tlm::tlm_generic_payload& t) {
-    if (t.has_mm()) t.release();
-}
 } // namespace
 
 NdpCore::NdpCore(sc_core::sc_module_name name, unsigned unit, unsigned local_id,
@@ -36,8 +31,20 @@ NdpCore::NdpCore(sc_core::sc_module_name name, unsigned unit, unsigned local_id,
       m_global_id(global_id), m_params(params), m_map(address_map),
       m_is_cacheable(std::move(is_cacheable)), m_l1(params), m_line_buf(m_l1.line_bytes()),
       m_layout(layout_for(address_map.units(), address_map.cores_per_unit())),
-      m_wire_ok(layout_fits_wire(m_layout)), m_bus_peq("bus_peq", this, &NdpCore::bus_peq_cb),
-      m_mailbox_peq("mailbox_peq", this, &NdpCore::mailbox_peq_cb) {
+      m_wire_ok(layout_fits_wire(m_layout)),
+      m_bus_port(*this, "bus_peq",
+                 [this](unsigned, tlm::tlm_generic_payload& t, tlm::tlm_phase& p, sc_core::sc_time& d) {
+                     return bus->nb_transport_fw(t, p, d);
+                 },
+                 {[this](unsigned, tlm::tlm_generic_payload& t) { at_end_request(t); },
+                  [this](unsigned, tlm::tlm_generic_payload& t) { at_response(t); }},
+                 {/*defer=*/true}),
+      m_mailbox_port(*this, "mailbox_peq",
+                     [this](unsigned, tlm::tlm_generic_payload& t, tlm::tlm_phase& p, sc_core::sc_time& d) {
+                         return mailbox->nb_transport_bw(t, p, d);
+                     },
+                     {[this](unsigned, tlm::tlm_generic_payload& t) { at_mailbox_request(t); }, nullptr},
+                     {/*defer=*/true, /*accept_at_once=*/true}) {
     if (!(params.clock_ghz > 0.0))
         throw std::invalid_argument(std::string(this->name()) + ": core clock_ghz must be > 0");
     m_cycle = sc_core::sc_time(1.0 / params.clock_ghz, sc_core::SC_NS);
@@ -493,36 +500,10 @@ void NdpCore::catch_up() {
 }
 
 void NdpCore::at_begin_request(tlm::tlm_generic_payload& t) {
-    // Request exclusion. Every request waits for its own END_REQ before
-    // at_begin_request returns, so this never waits in practice.
-    while (m_req_open) sc_core::wait(m_bus_event);
-    m_req_open = &t;
-    m_in_flight.insert(&t);
-    tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    switch (bus->nb_transport_fw(t, phase, delay)) {
-    case tlm::TLM_ACCEPTED: // END_REQ (or BEGIN_RESP) comes on the backward path
-        break;
-    case tlm::TLM_UPDATED:
-        if (phase == tlm::END_REQ) {
-            m_bus_peq.notify(t, phase, delay);
-        } else if (phase == tlm::BEGIN_RESP) {
-            // The response came on the return path: the core owes END_RESP
-            // on the forward path, sent when the response takes effect.
-            m_end_resp_due.insert(&t);
-            m_bus_peq.notify(t, phase, delay);
-        } else {
-            SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": nb_transport_fw returned TLM_UPDATED with phase " +
-                                       phase.get_name() + " for BEGIN_REQ; taken as END_REQ")
-                                          .c_str());
-            m_bus_peq.notify(t, tlm::END_REQ, delay);
-        }
-        break;
-    case tlm::TLM_COMPLETED: // early completion: request and response end at +delay
-        m_bus_peq.notify(t, tlm::BEGIN_RESP, delay);
-        break;
-    }
-    while (m_req_open == &t) sc_core::wait(m_bus_event);
+    // Every request waits for its own END_REQ before at_begin_request
+    // returns, so request exclusion holds.
+    m_bus_port.send(0, t);
+    while (m_bus_port.request_open(0)) sc_core::wait(m_bus_event);
 }
 
 void NdpCore::at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, AtomicExtension* atomic) {
@@ -588,59 +569,14 @@ bool NdpCore::at_send(uint64_t dest, const Message& m, const uint8_t* wire, bool
     return !(sync && m_sync_failed);
 }
 
-tlm::tlm_sync_enum NdpCore::bus_nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase,
-                                                sc_core::sc_time& delay) {
-    if (!m_in_flight.count(&t)) {
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": nb_transport_bw " + phase.get_name() +
-                                   " for a payload the core has no transaction for")
-                                      .c_str());
-        return tlm::TLM_COMPLETED;
-    }
-    if (phase == tlm::END_REQ) {
-        m_bus_peq.notify(t, phase, delay);
-        return tlm::TLM_ACCEPTED;
-    }
-    if (phase == tlm::BEGIN_RESP) {
-        // Takes effect at sc_time_stamp() + delay; TLM_COMPLETED ends the
-        // response phase (the core never holds a response).
-        m_bus_peq.notify(t, phase, delay);
-        return tlm::TLM_COMPLETED;
-    }
-    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": unexpected phase " + phase.get_name() +
-                               " on nb_transport_bw")
-                                  .c_str());
-    return tlm::TLM_ACCEPTED;
-}
-
-void NdpCore::bus_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& phase) {
-    // END_REQ ends the request phase; so does BEGIN_RESP when END_REQ was skipped.
-    if (m_req_open == &t) {
-        m_req_open = nullptr;
-        if (&t == m_mem_trans) m_mem_end_req = sc_core::sc_time_stamp(); // for traces
-        m_bus_event.notify();
-    } else if (phase == tlm::END_REQ) {
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) +
-                                   ": END_REQ for a payload that is not in its request phase")
-                                      .c_str());
-        return;
-    }
-    if (phase != tlm::BEGIN_RESP) return;
-    if (&t == m_mem_trans) m_mem_begin_resp = sc_core::sc_time_stamp();
-    if (m_end_resp_due.erase(&t)) {
-        tlm::tlm_phase end = tlm::END_RESP;
-        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-        const tlm::tlm_sync_enum r = bus->nb_transport_fw(t, end, delay);
-        if (r != tlm::TLM_COMPLETED)
-            SC_REPORT_ERROR(kMsgType, (std::string(name()) +
-                                       ": END_RESP on nb_transport_fw not answered with TLM_COMPLETED")
-                                          .c_str());
-    }
-    at_response(t);
+void NdpCore::at_end_request(tlm::tlm_generic_payload& t) {
+    if (&t == m_mem_trans) m_mem_end_req = sc_core::sc_time_stamp(); // for traces
+    m_bus_event.notify();
 }
 
 void NdpCore::at_response(tlm::tlm_generic_payload& t) {
-    if (!m_in_flight.erase(&t)) return; // a second BEGIN_RESP for one request: ignored
     if (&t == m_mem_trans) {
+        m_mem_begin_resp = sc_core::sc_time_stamp(); // for traces
         m_mem_done = true; // at_timed checks the status and releases the payload
         m_bus_event.notify();
         return;
@@ -661,60 +597,10 @@ void NdpCore::at_response(tlm::tlm_generic_payload& t) {
 
 // ---------------------------------------------------------------- AT: mailbox (target)
 
-tlm::tlm_sync_enum NdpCore::mailbox_nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase,
-                                                    sc_core::sc_time& delay) {
-    if (phase == tlm::BEGIN_REQ) {
-        // Accepted at once; the reply is taken at its effective time.
-        if (t.has_mm()) t.acquire();
-        m_mailbox_peq.notify(t, phase, delay);
-        phase = tlm::END_REQ;
-        return tlm::TLM_UPDATED;
-    }
-    if (phase == tlm::END_RESP) {
-        m_mailbox_peq.notify(t, phase, delay);
-        return tlm::TLM_COMPLETED;
-    }
-    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": unexpected phase " + phase.get_name() +
-                               " on mailbox nb_transport_fw")
-                                  .c_str());
-    return tlm::TLM_COMPLETED;
-}
-
-void NdpCore::mailbox_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& phase) {
-    if (phase == tlm::BEGIN_REQ) {
-        t.set_response_status(take_reply(t, sc_core::SC_ZERO_TIME));
-        m_mailbox_queue.push_back(&t);
-    } else if (phase == tlm::END_RESP) {
-        if (&t != m_mailbox_resp) {
-            SC_REPORT_ERROR(kMsgType, (std::string(name()) +
-                                       ": END_RESP on the mailbox for a payload not in its response phase")
-                                          .c_str());
-            return;
-        }
-        m_mailbox_resp = nullptr;
-        release_ref(t);
-    }
-    mailbox_respond();
-}
-
-void NdpCore::mailbox_respond() {
-    // Response exclusion: one BEGIN_RESP at a time on the mailbox socket.
-    while (!m_mailbox_resp && !m_mailbox_queue.empty()) {
-        tlm::tlm_generic_payload& t = *m_mailbox_queue.front();
-        m_mailbox_queue.pop_front();
-        tlm::tlm_phase phase = tlm::BEGIN_RESP;
-        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-        const tlm::tlm_sync_enum r = mailbox->nb_transport_bw(t, phase, delay);
-        if (r == tlm::TLM_COMPLETED && delay == sc_core::SC_ZERO_TIME) {
-            release_ref(t);
-            continue;
-        }
-        m_mailbox_resp = &t;
-        // TLM_ACCEPTED: END_RESP comes on the forward path. Otherwise the
-        // response phase ends at +delay.
-        if (r == tlm::TLM_COMPLETED || (r == tlm::TLM_UPDATED && phase == tlm::END_RESP))
-            m_mailbox_peq.notify(t, tlm::END_RESP, delay);
-    }
+void NdpCore::at_mailbox_request(tlm::tlm_generic_payload& t) {
+    // Accepted at once (END_REQ on the return path); taken at its effective time.
+    t.set_response_status(take_reply(t, sc_core::SC_ZERO_TIME));
+    m_mailbox_port.respond(0, t);
 }
 
 // ---------------------------------------------------------------- Table 2

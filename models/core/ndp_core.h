@@ -16,12 +16,10 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <unordered_set>
 #include <vector>
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
@@ -30,6 +28,8 @@
 #include "models/common/params.h"
 #include "models/common/stat_provider.h"
 #include "models/tlm/trace_sink.h"
+#include "models/tlm/at_initiator_port.h"
+#include "models/tlm/at_target_port.h"
 #include "models/tlm/payload_pool.h"
 #include "models/core/core_api.h"
 #include "models/core/core_services.h"
@@ -186,16 +186,20 @@ private:
     /// A load/store transaction: returns when its BEGIN_RESP has taken effect.
     void at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, AtomicExtension* atomic);
     bool at_send(uint64_t dest, const Message& m, const uint8_t* wire, bool sync);
-    /// BEGIN_RESP has taken effect for `t`.
+    /// The request phase of `t` has ended (END_REQ or BEGIN_RESP took effect).
+    void at_end_request(tlm::tlm_generic_payload& t);
+    /// BEGIN_RESP has taken effect for `t` (the engine has ended its phase).
     void at_response(tlm::tlm_generic_payload& t);
     tlm::tlm_sync_enum bus_nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase,
-                                           sc_core::sc_time& delay);
-    void bus_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& phase);
+                                           sc_core::sc_time& delay) {
+        return m_bus_port.nb_transport_bw(0, t, phase, delay);
+    }
     tlm::tlm_sync_enum mailbox_nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase,
-                                               sc_core::sc_time& delay);
-    void mailbox_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& phase);
-    /// Sends queued mailbox BEGIN_RESPs while no response is in its phase.
-    void mailbox_respond();
+                                               sc_core::sc_time& delay) {
+        return m_mailbox_port.nb_transport_fw(0, t, phase, delay);
+    }
+    /// A message reached the mailbox (at its effective time): taken and answered.
+    void at_mailbox_request(tlm::tlm_generic_payload& t);
 
     unsigned m_unit;
     unsigned m_local_id;
@@ -223,21 +227,15 @@ private:
     // AT bus side.
     Timing m_timing = Timing::lt;
     PayloadPool m_pool;
-    tlm_utils::peq_with_cb_and_phase<NdpCore> m_bus_peq;
-    tlm::tlm_generic_payload* m_req_open = nullptr;  ///< the one payload in its request phase
+    AtInitiatorPort m_bus_port; ///< 4-phase initiator side of `bus` (deferred phases)
     tlm::tlm_generic_payload* m_mem_trans = nullptr; ///< the load/store awaiting BEGIN_RESP
     bool m_mem_done = false;
     tlm::tlm_generic_payload* m_sync_trans = nullptr; ///< the req_sync message awaiting BEGIN_RESP
     bool m_sync_failed = false;                       ///< it got an error response: no ACK will come
-    std::unordered_set<const tlm::tlm_generic_payload*> m_in_flight; ///< sent, BEGIN_RESP not yet in
-    /// BEGIN_RESP came as TLM_UPDATED on the forward return: END_RESP owed.
-    std::unordered_set<const tlm::tlm_generic_payload*> m_end_resp_due;
     sc_core::sc_event m_bus_event;                    ///< END_REQ or BEGIN_RESP took effect
 
     // AT mailbox side.
-    tlm_utils::peq_with_cb_and_phase<NdpCore> m_mailbox_peq;
-    std::deque<tlm::tlm_generic_payload*> m_mailbox_queue; ///< replies awaiting their BEGIN_RESP
-    tlm::tlm_generic_payload* m_mailbox_resp = nullptr;    ///< the reply in its response phase
+    AtTargetPort m_mailbox_port; ///< 4-phase target side of `mailbox` (accepts at once)
 
     CoreState m_state = CoreState::computing;
     const char* m_operation = "compute"; // static string, for traces

@@ -23,18 +23,29 @@ SeModule::SeModule(sc_core::sc_module_name name, unsigned unit, const SeParams& 
       m_wire_ok(layout_fits_wire(m_layout)),
       m_core(unit, params, std::move(topology), this),
       m_cycle(1.0 / (params.clock_ghz > 0 ? params.clock_ghz : 1.0), SC_NS),
-      m_in_peq(this, &SeModule::in_peq_cb), m_bw_peq(this, &SeModule::bw_peq_cb) {
+      m_in_port(*this, "in_peq",
+                [this](unsigned, tlm::tlm_generic_payload& t, tlm::tlm_phase& p, sc_time& d) {
+                    return in->nb_transport_bw(t, p, d);
+                },
+                {[this](unsigned, tlm::tlm_generic_payload& t) { at_request(t); }, nullptr}, {/*defer=*/true}),
+      m_out_port(*this, "out_peq",
+                 [this](unsigned i, tlm::tlm_generic_payload& t, tlm::tlm_phase& p, sc_time& d) {
+                     auto& socket = i == kToCores ? to_cores : i == kToSes ? to_ses : to_mem;
+                     return socket->nb_transport_fw(t, p, d);
+                 },
+                 {[this](unsigned i, tlm::tlm_generic_payload&) {
+                      if (i != kToMem) m_out[i].ready.notify(SC_ZERO_TIME); // the next message may go
+                  },
+                  [this](unsigned i, tlm::tlm_generic_payload& t) { at_response(i, t); }},
+                 {/*defer=*/true}) {
     if (!(params.clock_ghz > 0)) throw std::invalid_argument("SeModule: se.clock_ghz must be positive");
     if (params.cycles_per_message == 0) throw std::invalid_argument("SeModule: se.cycles_per_message must be at least 1");
     in.register_b_transport(this, &SeModule::b_transport);
     in.register_nb_transport_fw(this, &SeModule::nb_transport_fw);
     in.register_transport_dbg(this, &SeModule::transport_dbg);
-    to_cores.register_nb_transport_bw(this, &SeModule::nb_transport_bw);
-    to_ses.register_nb_transport_bw(this, &SeModule::nb_transport_bw);
-    to_mem.register_nb_transport_bw(this, &SeModule::nb_transport_bw);
-    m_out[0].socket = &to_cores;
-    m_out[1].socket = &to_ses;
-    m_out[2].socket = &to_mem;
+    to_cores.register_nb_transport_bw(this, &SeModule::bw_cores);
+    to_ses.register_nb_transport_bw(this, &SeModule::bw_ses);
+    to_mem.register_nb_transport_bw(this, &SeModule::bw_mem);
     SC_THREAD(spu);
     SC_THREAD(send_cores);
     SC_THREAD(send_ses);
@@ -285,10 +296,9 @@ void SeModule::emit(const Outgoing& o, const sc_time& delay) {
         ext.msg = o.msg;
         ext.src = Endpoint::se(m_unit);
         ext.sent = sc_core::sc_time_stamp();
-        OutPort& port = m_out[to_core ? 0 : 1];
-        m_out_of[&t] = to_core ? 0 : 1;
-        port.queue.push_back(&t);
-        port.ready.notify(SC_ZERO_TIME);
+        OutQueue& q = m_out[to_core ? kToCores : kToSes];
+        q.queue.push_back(&t);
+        q.ready.notify(SC_ZERO_TIME);
         return;
     }
     std::array<uint8_t, kWireBytes> data{};
@@ -328,21 +338,11 @@ void SeModule::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, un
         const sc_time start = m_msg_start + m_cycle * m_params.cycles_per_message + m_mem_delay;
         if (start > sc_core::sc_time_stamp()) wait(start - sc_core::sc_time_stamp());
         const sc_time t0 = sc_core::sc_time_stamp();
-        m_out_of[&trans] = 2;
         m_mem_pending = true;
-        tlm::tlm_phase ph = tlm::BEGIN_REQ;
-        sc_time d = SC_ZERO_TIME;
-        const tlm::tlm_sync_enum st = to_mem->nb_transport_fw(trans, ph, d);
-        if (st == tlm::TLM_UPDATED) {
-            m_bw_peq.notify(trans, ph, d);
-        } else if (st == tlm::TLM_COMPLETED) {
-            wait(d);
-            m_mem_pending = false;
-        }
+        m_out_port.send(kToMem, trans);
         while (m_mem_pending) wait(m_mem_done);
         m_last_mem_latency = sc_core::sc_time_stamp() - t0;
         m_mem_delay += m_last_mem_latency;
-        m_out_of.erase(&trans);
     }
     ++m_stats.mem_accesses;
     if (m_trace) {
@@ -366,33 +366,17 @@ void SeModule::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, un
 // ---------------------------------------------------------------- AT target side of `in`
 
 tlm::tlm_sync_enum SeModule::nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_time& d) {
-    if (ph == tlm::BEGIN_REQ) {
-        t.acquire(); // kept until its response completes
-        m_in_peq.notify(t, ph, d);
-        return tlm::TLM_ACCEPTED;
-    }
-    if (ph == tlm::END_RESP) {
-        m_in_peq.notify(t, ph, d);
-        return tlm::TLM_COMPLETED;
-    }
-    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": unexpected phase on the message port").c_str());
-    return tlm::TLM_COMPLETED;
+    return m_in_port.nb_transport_fw(0, t, ph, d);
 }
 
-void SeModule::in_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph) {
-    if (ph == tlm::END_RESP) {
-        response_done(t);
-        return;
-    }
+void SeModule::at_request(tlm::tlm_generic_payload& t) {
     // BEGIN_REQ at its effective time.
     Message msg;
     std::string why;
     if (!decode(t, msg, why)) {
         ++m_stats.rejected;
-        tlm::tlm_phase end = tlm::END_REQ;
-        sc_time d = SC_ZERO_TIME;
-        in->nb_transport_bw(t, end, d);
-        send_response(t); // carries the error status decode() set
+        m_in_port.accept(0, t);
+        m_in_port.respond(0, t); // carries the error status decode() set
         SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": rejected message: " + why).c_str());
         return;
     }
@@ -413,11 +397,9 @@ void SeModule::accept_request(tlm::tlm_generic_payload& t) {
     m_buffer.push_back({sc_core::sc_time_stamp(), m_seq++, msg});
     if (m_trace) trace_arrival(t, msg, sc_core::sc_time_stamp());
     m_arrival.notify(SC_ZERO_TIME);
-    tlm::tlm_phase end = tlm::END_REQ;
-    sc_time d = SC_ZERO_TIME;
-    in->nb_transport_bw(t, end, d);
+    m_in_port.accept(0, t);
     t.set_response_status(tlm::TLM_OK_RESPONSE);
-    send_response(t);
+    m_in_port.respond(0, t);
 }
 
 void SeModule::release_withheld() {
@@ -427,78 +409,25 @@ void SeModule::release_withheld() {
     accept_request(*t);
 }
 
-void SeModule::send_response(tlm::tlm_generic_payload& t) {
-    if (m_response_busy) { // response exclusion: one BEGIN_RESP at a time
-        m_responses.push_back(&t);
-        return;
-    }
-    m_response_busy = true;
-    tlm::tlm_phase ph = tlm::BEGIN_RESP;
-    sc_time d = SC_ZERO_TIME;
-    const tlm::tlm_sync_enum st = in->nb_transport_bw(t, ph, d);
-    if (st == tlm::TLM_COMPLETED || (st == tlm::TLM_UPDATED && ph == tlm::END_RESP)) response_done(t);
-}
-
-void SeModule::response_done(tlm::tlm_generic_payload& t) {
-    m_response_busy = false;
-    t.release();
-    if (m_responses.empty()) return;
-    tlm::tlm_generic_payload* next = m_responses.front();
-    m_responses.pop_front();
-    send_response(*next);
-}
-
 // ---------------------------------------------------------------- AT initiator side
 
-void SeModule::sender(OutPort& port) {
+void SeModule::sender(unsigned index) {
+    OutQueue& q = m_out[index];
     for (;;) {
-        while (port.queue.empty() || port.busy) wait(port.ready);
-        tlm::tlm_generic_payload* t = port.queue.front();
-        port.queue.pop_front();
-        port.busy = true;
-        port.inflight = t;
-        tlm::tlm_phase ph = tlm::BEGIN_REQ;
-        sc_time d = SC_ZERO_TIME;
-        const tlm::tlm_sync_enum st = (*port.socket)->nb_transport_fw(*t, ph, d);
-        if (st == tlm::TLM_UPDATED) {
-            m_bw_peq.notify(*t, ph, d);
-        } else if (st == tlm::TLM_COMPLETED) {
-            wait(d);
-            port.busy = false;
-            port.inflight = nullptr;
-            complete(*t);
-        }
+        while (q.queue.empty() || m_out_port.request_open(index)) wait(q.ready);
+        tlm::tlm_generic_payload* t = q.queue.front();
+        q.queue.pop_front();
+        m_out_port.send(index, *t);
     }
 }
 
-tlm::tlm_sync_enum SeModule::nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_time& d) {
-    m_bw_peq.notify(t, ph, d);
-    return ph == tlm::BEGIN_RESP ? tlm::TLM_COMPLETED : tlm::TLM_ACCEPTED;
-}
-
-void SeModule::bw_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph) {
-    auto it = m_out_of.find(&t);
-    if (it == m_out_of.end()) return;
-    const unsigned idx = it->second;
-    if (idx == 2) { // the SPU's memory access
-        if (ph == tlm::BEGIN_RESP) {
-            m_mem_pending = false;
-            m_mem_done.notify(SC_ZERO_TIME);
-        }
+void SeModule::at_response(unsigned index, tlm::tlm_generic_payload& t) {
+    if (index == kToMem) { // the SPU's memory access; mem_access releases the payload
+        m_mem_pending = false;
+        m_mem_done.notify(SC_ZERO_TIME);
         return;
     }
-    OutPort& port = m_out[idx];
-    if ((ph == tlm::END_REQ || ph == tlm::BEGIN_RESP) && port.inflight == &t) { // BEGIN_RESP implies END_REQ
-        port.busy = false;
-        port.inflight = nullptr;
-        port.ready.notify(SC_ZERO_TIME);
-    }
-    if (ph == tlm::BEGIN_RESP) complete(t);
-}
-
-void SeModule::complete(tlm::tlm_generic_payload& t) {
     if (t.is_response_error()) report_delivery_error(t);
-    m_out_of.erase(&t);
     t.release();
 }
 

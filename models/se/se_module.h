@@ -19,14 +19,14 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
-#include <unordered_map>
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
 #include "models/common/stat_provider.h"
+#include "models/tlm/at_initiator_port.h"
+#include "models/tlm/at_target_port.h"
 #include "models/tlm/payload_pool.h"
 #include "models/tlm/trace_sink.h"
 #include "models/protocol/tlm/syncron_extension.h"
@@ -106,28 +106,30 @@ private:
     uint64_t destination_address(const Outgoing& o) const;
     void report_delivery_error(const tlm::tlm_generic_payload& t) const;
 
-    // AT target side of `in`.
+    // AT: `in` and the three initiator sockets on the AT engine; the SE keeps
+    // its message buffer's back-pressure and one send queue per socket.
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
-    void in_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
+    void at_request(tlm::tlm_generic_payload& t);
     void accept_request(tlm::tlm_generic_payload& t);
-    void send_response(tlm::tlm_generic_payload& t);
-    void response_done(tlm::tlm_generic_payload& t); // END_RESP: next response may go
     void release_withheld();
-    // AT initiator side of to_cores / to_ses / to_mem.
-    struct OutPort {
-        tlm_utils::simple_initiator_socket<SeModule>* socket = nullptr;
+    enum OutIndex : unsigned { kToCores = 0, kToSes = 1, kToMem = 2 }; // indices of m_out_port
+    struct OutQueue {
         std::deque<tlm::tlm_generic_payload*> queue;
-        bool busy = false;          // a request is in its request phase
-        tlm::tlm_generic_payload* inflight = nullptr;
         sc_core::sc_event ready;
     };
-    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
-    void bw_peq_cb(tlm::tlm_generic_payload& t, const tlm::tlm_phase& ph);
-    void sender(OutPort& port);
-    void send_cores() { sender(m_out[0]); }
-    void send_ses() { sender(m_out[1]); }
-    void end_request(tlm::tlm_generic_payload& t);
-    void complete(tlm::tlm_generic_payload& t);
+    tlm::tlm_sync_enum bw_cores(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+        return m_out_port.nb_transport_bw(kToCores, t, ph, d);
+    }
+    tlm::tlm_sync_enum bw_ses(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+        return m_out_port.nb_transport_bw(kToSes, t, ph, d);
+    }
+    tlm::tlm_sync_enum bw_mem(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+        return m_out_port.nb_transport_bw(kToMem, t, ph, d);
+    }
+    void at_response(unsigned index, tlm::tlm_generic_payload& t);
+    void sender(unsigned index);
+    void send_cores() { sender(kToCores); }
+    void send_ses() { sender(kToSes); }
 
     unsigned m_unit;
     SeParams m_params;
@@ -151,13 +153,10 @@ private:
     Timing m_timing = Timing::lt;
     tlm::tlm_generic_payload m_lt_trans; // the LT path's payload, reused
     PayloadPool m_pool;
-    tlm_utils::peq_with_cb_and_phase<SeModule> m_in_peq;
-    tlm_utils::peq_with_cb_and_phase<SeModule> m_bw_peq;
-    tlm::tlm_generic_payload* m_withheld = nullptr;      // request held back while the buffer is full
-    std::deque<tlm::tlm_generic_payload*> m_responses;  // BEGIN_RESP waiting for response exclusion
-    bool m_response_busy = false;
-    OutPort m_out[3];                                    // to_cores, to_ses, to_mem
-    std::unordered_map<const tlm::tlm_generic_payload*, unsigned> m_out_of; // payload -> port
+    AtTargetPort m_in_port;                         // 4-phase target side of `in`
+    AtInitiatorPort m_out_port;                     // 4-phase initiator side of to_cores, to_ses, to_mem
+    tlm::tlm_generic_payload* m_withheld = nullptr; // request held back while the buffer is full
+    OutQueue m_out[2];                              // to_cores, to_ses
     // Memory access of the SPU in AT.
     sc_core::sc_event m_mem_done;
     bool m_mem_pending = false;
