@@ -118,15 +118,11 @@ void AbortToSoftware::abort_overflow(SeContext& cx, const Message& m, SeResult& 
 // ---------------------------------------------------------------- Master SE
 
 void AbortToSoftware::master(SeContext& cx, const Message& m, SeResult& r) {
-    ++r.cost.st_accesses;
-    StEntry* e = cx.st().find(m.addr);
+    bool ok = true;
+    StEntry* e = MasterSe(cx).lookup(m, r, ok);
+    if (!ok) return;
     const Level lv = level_of(m.op);
     const bool acquire = is_acquire_type(m.op);
-
-    if (e && e->state.kind != primitive_of(m.op)) {
-        cx.fail(r, m, "ST entry holds a different primitive");
-        return;
-    }
     if (e) { // M1: in hardware
         if (lv == Level::overflow && acquire) {
             if (e->state.kind == Primitive::barrier) { // a retried arrival could wait forever

@@ -6,15 +6,11 @@
 namespace syncron {
 
 void IntegratedOverflow::master(SeContext& cx, const Message& m, SeResult& r) {
-    ++r.cost.st_accesses;
-    StEntry* e = cx.st().find(m.addr);
+    bool ok = true;
+    StEntry* e = MasterSe(cx).lookup(m, r, ok);
+    if (!ok) return;
     const Level lv = level_of(m.op);
     const bool acquire = is_acquire_type(m.op);
-
-    if (e && e->state.kind != primitive_of(m.op)) {
-        cx.fail(r, m, "ST entry holds a different primitive");
-        return;
-    }
     if (e && lv == Level::overflow && acquire) {
         // A core of an overflowed SE needs a per-core waiting list the ST
         // entry does not have: move the variable to its syncronVar.

@@ -102,6 +102,27 @@ void MasterSe::reply(const Requester& w, Opcode local_op, Opcode global_op, Opco
     }
 }
 
+void MasterSe::release_all(VarState& s, Opcode local_op, Opcode global_op, Opcode overflow_op, uint64_t addr,
+                           SeResult& r) {
+    m_cx.grant_all_local(s, local_op, addr, r);
+    for (unsigned se = 0; se < m_cx.topo().units; ++se) {
+        if (s.global.test(se)) m_cx.to_se(se, global_op, addr, 0, 0, r);
+        if (se < s.remote.size())
+            for (auto c = s.remote[se].find_first(); c != BitList::npos; c = s.remote[se].find_next(c))
+                m_cx.to_se(se, overflow_op, addr, 0, static_cast<unsigned>(c), r);
+    }
+    s.global.reset();
+    for (auto& b : s.remote) b.reset();
+}
+
+StEntry* MasterSe::lookup(const Message& m, SeResult& r, bool& ok) {
+    ++r.cost.st_accesses;
+    StEntry* e = m_cx.st().find(m.addr);
+    ok = !e || e->state.kind == primitive_of(m.op);
+    if (!ok) m_cx.fail(r, m, "ST entry holds a different primitive");
+    return e;
+}
+
 void MasterSe::run(VarState& s, const Message& m, SeResult& r) {
     const Requester w = Requester::of(m);
     const SeTopology& topo = m_cx.topo();
@@ -166,15 +187,8 @@ void MasterSe::barrier(VarState& s, const Message& m, const Requester& w, SeResu
     enqueue(s, w);
     s.info += weight;
     if (s.info < m.info) return;
-    m_cx.grant_all_local(s, Opcode::barrier_depart_local, m.addr, r);
-    for (unsigned se = 0; se < topo.units; ++se) {
-        if (s.global.test(se)) m_cx.to_se(se, Opcode::barrier_depart_global, m.addr, 0, 0, r);
-        if (se < s.remote.size())
-            for (auto c = s.remote[se].find_first(); c != BitList::npos; c = s.remote[se].find_next(c))
-                m_cx.to_se(se, Opcode::barrier_departure_overflow, m.addr, 0, static_cast<unsigned>(c), r);
-    }
-    s.global.reset();
-    for (auto& b : s.remote) b.reset();
+    release_all(s, Opcode::barrier_depart_local, Opcode::barrier_depart_global, Opcode::barrier_departure_overflow,
+                m.addr, r);
     s.info = 0;
 }
 
@@ -243,16 +257,7 @@ void MasterSe::cond(VarState& s, const Message& m, const Requester& w, SeResult&
     }
     default: { // broadcast
         if (w.kind == Requester::se) s.global.reset(w.se_id); // it woke its own waiters
-        m_cx.grant_all_local(s, Opcode::cond_grant_local, m.addr, r);
-        const unsigned units = m_cx.topo().units;
-        for (unsigned se = 0; se < units; ++se) {
-            if (s.global.test(se)) m_cx.to_se(se, Opcode::cond_broad_global, m.addr, 0, 0, r);
-            if (se < s.remote.size())
-                for (auto c = s.remote[se].find_first(); c != BitList::npos; c = s.remote[se].find_next(c))
-                    m_cx.to_se(se, Opcode::cond_grant_overflow, m.addr, 0, static_cast<unsigned>(c), r);
-        }
-        s.global.reset();
-        for (auto& b : s.remote) b.reset();
+        release_all(s, Opcode::cond_grant_local, Opcode::cond_broad_global, Opcode::cond_grant_overflow, m.addr, r);
     }
     }
 }

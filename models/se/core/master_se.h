@@ -25,6 +25,10 @@ public:
     /// `m` on it, freeing it again if idle or on error.
     void run_new_entry(const Message& m, SeResult& r);
 
+    /// The ST entry of `m`'s variable (one ST access), or nullptr; `ok` is
+    /// false (and `m` rejected) if the entry holds another primitive.
+    StEntry* lookup(const Message& m, SeResult& r, bool& ok);
+
     /// No holder, no waiter, nothing owed: the variable may leave the ST or memory.
     static bool idle(const VarState& s);
     static bool any_waiter(const VarState& s);
@@ -35,6 +39,9 @@ private:
     void sem(VarState& s, const Message& m, const Requester& w, SeResult& r);
     void cond(VarState& s, const Message& m, const Requester& w, SeResult& r);
 
+    /// Wakes every waiter: own cores (`local_op`), SEs as a whole
+    /// (`global_op`), cores of overflowed SEs (`overflow_op`); empties the lists.
+    void release_all(VarState& s, Opcode local_op, Opcode global_op, Opcode overflow_op, uint64_t addr, SeResult& r);
     void reply(const Requester& w, Opcode local_op, Opcode global_op, Opcode overflow_op, uint64_t addr,
                SeResult& r);
     bool pick_next(VarState& s, Requester& out, bool others_first = false) const;
