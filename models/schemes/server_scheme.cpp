@@ -44,9 +44,9 @@ void ServerScheme::build(SchemePlatform& platform) {
             // Every client is the server's own core; every variable is its own.
             c.topology.organization = SeOrganization::flat;
             c.topology.home_unit = [u](uint64_t) { return u; };
-            // Central's clients reach it by one path; a fallback server also
-            // gets releases relayed by the Master SEs.
-            c.topology.single_path = m_role == SyncServer::Role::central;
+            // Central's clients reach it by one path (SyncServer gives it a
+            // SinglePathOrganization); a fallback server also gets releases
+            // relayed by the Master SEs.
             c.address_of = [map, cpu, server_core](const Outgoing& o) {
                 switch (o.dest) {
                 case Outgoing::Dest::core: return map->mailbox_address(o.id / cpu, o.id % cpu);
