@@ -21,21 +21,7 @@ for arg in "$@"; do
 done
 
 # Debian's clang-format/clang-tidy (the clang-tidy package brings run-clang-tidy).
-missing=()
-command -v clang-format >/dev/null || missing+=(clang-format)
-{ command -v clang-tidy >/dev/null && command -v run-clang-tidy >/dev/null; } || missing+=(clang-tidy)
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" -eq 0 ]; then
-    echo "Installing: ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}"
-  else
-    echo "Missing Debian packages. Install them with:" >&2
-    echo "  sudo apt-get install ${missing[*]}" >&2
-    exit 1
-  fi
-fi
+"$(dirname "$0")/deps.sh" clang-format clang-tidy
 # Other major versions format some constructs differently: the config is for 14.
 version=$(clang-format --version | sed -n 's/.*version \([0-9]*\).*/\1/p')
 [ "$version" = 14 ] || echo "note: clang-format $version; the style is checked with 14 (Debian 12)" >&2
