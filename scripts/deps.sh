@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project builds with, or says which to install.
+# With arguments: those packages instead (scripts/lint.sh: clang-format clang-tidy).
 set -euo pipefail
 packages=(g++ make cmake pkg-config libsystemc-dev libboost-dev libboost-program-options-dev
           catch2 nlohmann-json3-dev libsqlite3-dev python3)
+[ $# -gt 0 ] && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

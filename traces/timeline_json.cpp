@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fcntl.h>
 #include <stdexcept>
@@ -121,7 +122,7 @@ uint64_t TimelineJson::ns_of(const sc_core::sc_time& t) {
     if (m_units_per_ns == 0 && m_ns_per_unit == 0) {
         m_units_per_ns = sc_core::sc_time(1.0, sc_core::SC_NS).value();
         if (m_units_per_ns == 0) // resolution coarser than 1 ns
-            m_ns_per_unit = std::max<uint64_t>(1, uint64_t(sc_core::sc_get_time_resolution().to_seconds() * 1e9 + 0.5));
+            m_ns_per_unit = std::max<uint64_t>(1, uint64_t(std::llround(sc_core::sc_get_time_resolution().to_seconds() * 1e9)));
     }
     if (m_units_per_ns) return (t.value() + m_units_per_ns / 2) / m_units_per_ns;
     return t.value() * m_ns_per_unit;

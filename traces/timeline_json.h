@@ -122,7 +122,7 @@ private:
     uint64_t m_units_per_ns = 0;  ///< sc_time units per ns (0: not known yet)
     uint64_t m_ns_per_unit = 0;   ///< when the resolution is coarser than 1 ns
 
-    static constexpr size_t kBufSize = 64 * 1024;
+    static constexpr size_t kBufSize = size_t{64} * 1024;
     static constexpr size_t kEventMax = 1024;
     std::unique_ptr<char[]> m_buf;
     size_t m_len = 0;

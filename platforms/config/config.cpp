@@ -318,7 +318,7 @@ fs::path resolve_preset(const std::string& name_or_path) {
     // Something that looks like a path is not looked up by name.
     if (name_or_path.find('/') != std::string::npos) return {};
     for (const auto& dir : preset_search_path()) {
-        const fs::path candidate = fs::path(dir) / (name_or_path + ".json");
+        fs::path candidate = fs::path(dir) / (name_or_path + ".json"); // not const: returned by move
         if (fs::is_regular_file(candidate, ec)) return candidate;
     }
     return {};

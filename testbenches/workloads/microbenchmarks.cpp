@@ -39,7 +39,7 @@ protected:
             const unsigned n = d.client_cores_in_unit(u);
             if (!n) continue;
             const uint64_t base = d.allocate(u, uint64_t(n) * kWord, Sharing::shared);
-            for (unsigned i = 0; i < n; ++i) m_slots.push_back(base + i * kWord);
+            for (unsigned i = 0; i < n; ++i) m_slots.push_back(base + uint64_t(i) * kWord);
         }
     }
     void failure(const std::string& what) {
