@@ -56,8 +56,9 @@ bool Comparison::ok() const {
 }
 
 json Comparison::to_json() const {
-    json out = {{"workload", workload}, {"timing", timing},     {"cores", cores}, {"units", units},
-                {"interval", interval}, {"ops_per_core", ops_per_core}, {"seed", seed}, {"baseline", baseline}};
+    json out = {{"workload", workload}, {"timing", timing},     {"cores", cores},
+                {"units", units},       {"interval", interval}, {"ops_per_core", ops_per_core},
+                {"seed", seed},         {"baseline", baseline}};
     json rs = json::array();
     for (const auto& r : rows) rs.push_back(r.to_json());
     out["rows"] = rs;
@@ -110,9 +111,9 @@ std::string comparison_table(const Comparison& c) {
         if (r.speedup_over_baseline) std::snprintf(speed, sizeof speed, "%.2fx", *r.speedup_over_baseline);
         char busy[32] = "-";
         if (r.server_busy_fraction > 0) std::snprintf(busy, sizeof busy, "%.0f%%", 100 * r.server_busy_fraction);
-        std::snprintf(line, sizeof line, "  %-22s %-6s %12.2f %10.3f %10s %12.1f %12.1f %10llu %7s\n",
-                      r.scheme.c_str(), r.ok() ? "ok" : "ERROR", r.simulated_ns / 1000.0, r.throughput_ops_per_us,
-                      speed, r.bytes_within_units / 1024.0, r.bytes_across_links / 1024.0,
+        std::snprintf(line, sizeof line, "  %-22s %-6s %12.2f %10.3f %10s %12.1f %12.1f %10llu %7s\n", r.scheme.c_str(),
+                      r.ok() ? "ok" : "ERROR", r.simulated_ns / 1000.0, r.throughput_ops_per_us, speed,
+                      r.bytes_within_units / 1024.0, r.bytes_across_links / 1024.0,
                       static_cast<unsigned long long>(r.sync_messages), busy);
         os << line;
     }

@@ -28,8 +28,8 @@ struct SchemeRow {
     uint64_t bytes_within_units = 0;
     uint64_t bytes_across_links = 0;
     uint64_t sync_messages = 0;
-    double server_busy_fraction = 0;              ///< 0 for schemes without server cores
-    std::optional<double> speedup_over_baseline;  ///< none when this run or the baseline failed
+    double server_busy_fraction = 0;             ///< 0 for schemes without server cores
+    std::optional<double> speedup_over_baseline; ///< none when this run or the baseline failed
 
     bool ok() const { return status == "ok"; }
     /// A clean run must hold every figure (std::out_of_range otherwise); a

@@ -54,8 +54,7 @@ private:
 };
 
 NdpPlatform::NdpPlatform(sc_core::sc_module_name name, const SimParams& params)
-    : sc_module(name), m_params(params),
-      m_map(params.platform.units, params.platform.cores_per_unit, params.memory),
+    : sc_module(name), m_params(params), m_map(params.platform.units, params.platform.cores_per_unit, params.memory),
       m_clients(client_cores_per_unit(params.platform)) {
     validate(m_params);
     m_scheme = make_scheme(m_params.platform.scheme);
@@ -139,8 +138,8 @@ void NdpPlatform::build() {
         unit->router = std::make_unique<UnitRouter>(m_map, u, V, m_clients[u] + servers);
         unit->xbar = std::make_unique<Crossbar>((prefix + "_xbar").c_str(), m_params.xbar, unit->router.get());
         for (unsigned v = 0; v < V; ++v) {
-            unit->vaults.push_back(std::make_unique<VaultController>(
-                (prefix + "_vault" + std::to_string(v)).c_str(), u, v, m_params.memory, m_map, *unit->store));
+            unit->vaults.push_back(std::make_unique<VaultController>((prefix + "_vault" + std::to_string(v)).c_str(), u,
+                                                                     v, m_params.memory, m_map, *unit->store));
             connect(unit->xbar->out, unit->vaults.back()->socket, prefix + "_vault" + std::to_string(v));
         }
         unit->se = std::make_unique<SeModule>((prefix + "_se").c_str(), u, m_params.se, topo, m_map);
@@ -151,8 +150,7 @@ void NdpPlatform::build() {
         connect(unit->se->to_mem, unit->xbar->in, prefix + "_se_to_mem");
         for (unsigned c = 0; c < m_clients[u]; ++c, ++gid) {
             auto core = std::make_unique<NdpCore>((prefix + "_core" + std::to_string(c)).c_str(), u, c, gid,
-                                                  m_params.core, m_map,
-                                                  [this](uint64_t a) { return is_cacheable(a); });
+                                                  m_params.core, m_map, [this](uint64_t a) { return is_cacheable(a); });
             core->set_timing(p.timing);
             const std::string cname = prefix + "_core" + std::to_string(c);
             connect(core->bus, unit->xbar->in, cname + "_bus");
@@ -336,7 +334,7 @@ void NdpPlatform::report_stats(const StatContext& ctx, nlohmann::json& j) const 
     j["messages_by_kind"] = kinds;
     j["sync_messages"] = all_messages;
     m_scheme->report_stats(ctx, j); // servers, atomics, misar, ideal: the scheme's own
-    json vars = json::array(); // what --trace-var accepts
+    json vars = json::array();      // what --trace-var accepts
     for (size_t i = 0; i < m_syncvars.size() && i < 16; ++i) vars.push_back(hex(m_syncvars[i]));
     j["sync_variables"] = vars;
     uint64_t link_bytes = 0;

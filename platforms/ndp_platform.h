@@ -15,8 +15,8 @@
 #include "models/common/address_map.h"
 #include "models/common/params.h"
 #include "models/common/stat_provider.h"
-#include "models/tlm/protocol_checker.h"
 #include "models/core/ndp_core.h"
+#include "models/core/workload.h"
 #include "models/interconnect/crossbar.h"
 #include "models/interconnect/link.h"
 #include "models/memory/backing_store.h"
@@ -24,7 +24,7 @@
 #include "models/schemes/scheme_platform.h"
 #include "models/schemes/sync_scheme.h"
 #include "models/se/se_module.h"
-#include "models/core/workload.h"
+#include "models/tlm/protocol_checker.h"
 
 namespace syncron {
 

@@ -5,10 +5,10 @@
 // tests and syncron-sim --compare use it.
 #include <functional>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace syncron {
 

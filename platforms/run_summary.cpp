@@ -11,8 +11,7 @@ const nlohmann::json& stat_at(const nlohmann::json& stats, const std::string& ke
 }
 
 namespace {
-template <class T>
-T get(const nlohmann::json& j, const std::string& key, const std::string& where) {
+template <class T> T get(const nlohmann::json& j, const std::string& key, const std::string& where) {
     return stat_at(j, key, where).get<T>();
 }
 } // namespace

@@ -109,8 +109,8 @@ std::string summary(const SimulationResult& r) {
     char line[256];
     os << "SynCron simulation: scheme " << s.scheme << ", workload " << s.workload << ", " << s.timing << ", "
        << s.cores << " cores on " << s.units << " units\n";
-    std::snprintf(line, sizeof line, "  status            %s%s%s\n", r.ok ? "ok" : "FAILED",
-                  r.ok ? "" : ": ", r.ok ? "" : r.error.c_str());
+    std::snprintf(line, sizeof line, "  status            %s%s%s\n", r.ok ? "ok" : "FAILED", r.ok ? "" : ": ",
+                  r.ok ? "" : r.error.c_str());
     os << line;
     std::snprintf(line, sizeof line, "  simulated time    %.1f ns\n", r.simulated_ns);
     os << line;
@@ -124,10 +124,11 @@ std::string summary(const SimulationResult& r) {
     std::snprintf(line, sizeof line, "  sync messages     %llu\n", static_cast<unsigned long long>(s.sync_messages));
     os << line;
     for (const auto& se : s.ses) {
-        std::snprintf(line, sizeof line,
-                      "  SE %u              %llu messages, ST occupancy avg %.2f max %u of %u, %llu overflow requests\n",
-                      se.unit, static_cast<unsigned long long>(se.messages), se.st_occupancy_avg, se.st_occupancy_max,
-                      se.st_entries, static_cast<unsigned long long>(se.overflow_requests));
+        std::snprintf(
+            line, sizeof line,
+            "  SE %u              %llu messages, ST occupancy avg %.2f max %u of %u, %llu overflow requests\n", se.unit,
+            static_cast<unsigned long long>(se.messages), se.st_occupancy_avg, se.st_occupancy_max, se.st_entries,
+            static_cast<unsigned long long>(se.overflow_requests));
         os << line;
     }
     for (const auto& sv : s.servers) {
@@ -136,18 +137,17 @@ std::string summary(const SimulationResult& r) {
         os << line;
     }
     if (s.atomics) {
-        std::snprintf(line, sizeof line, "  atomics           %llu cas (%llu failed), %llu swap, %llu faa\n",
-                      static_cast<unsigned long long>(s.atomics->cas),
-                      static_cast<unsigned long long>(s.atomics->cas_failures),
-                      static_cast<unsigned long long>(s.atomics->swap),
-                      static_cast<unsigned long long>(s.atomics->faa));
+        std::snprintf(
+            line, sizeof line, "  atomics           %llu cas (%llu failed), %llu swap, %llu faa\n",
+            static_cast<unsigned long long>(s.atomics->cas), static_cast<unsigned long long>(s.atomics->cas_failures),
+            static_cast<unsigned long long>(s.atomics->swap), static_cast<unsigned long long>(s.atomics->faa));
         os << line;
     }
     if (s.misar) {
-        std::snprintf(line, sizeof line, "  MiSAR overflow    %llu aborts, %llu fallbacks to the server, %llu retries\n",
-                      static_cast<unsigned long long>(s.misar->aborts),
-                      static_cast<unsigned long long>(s.misar->fallbacks),
-                      static_cast<unsigned long long>(s.misar->retries));
+        std::snprintf(
+            line, sizeof line, "  MiSAR overflow    %llu aborts, %llu fallbacks to the server, %llu retries\n",
+            static_cast<unsigned long long>(s.misar->aborts), static_cast<unsigned long long>(s.misar->fallbacks),
+            static_cast<unsigned long long>(s.misar->retries));
         os << line;
     }
     if (!s.sync_variables.empty()) {

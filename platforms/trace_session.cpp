@@ -6,13 +6,13 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "models/common/hex.h"
 #include "platforms/config/config.h"
 #include "platforms/ndp_platform.h"
 #include "traces/progress.h"
 #include "traces/timeline_json.h"
 #include "traces/transaction_db.h"
 #include "traces/vcd_recorder.h"
-#include "models/common/hex.h"
 
 namespace syncron {
 
@@ -76,8 +76,7 @@ void TraceSession::attach(const TraceOptions& options, NdpPlatform& platform, st
             for (unsigned v = 0; v < m_params.memory.vaults_per_unit; ++v) layout.vaults.emplace_back(u, v);
         const AddressMap& map = platform.address_map();
         layout.vault_of = [&map](uint64_t a) {
-            return map.is_memory(a) ? std::make_pair(map.home_unit(a), map.vault_of(a))
-                                    : std::make_pair(~0u, ~0u);
+            return map.is_memory(a) ? std::make_pair(map.home_unit(a), map.vault_of(a)) : std::make_pair(~0u, ~0u);
         };
         m_vcd = std::make_unique<VcdRecorder>("vcd", m_vcd_path, layout, options.filter);
         m_fanout.add(m_vcd.get());
@@ -104,10 +103,11 @@ void TraceSession::close(const std::string& status) {
         }
     };
     if (m_progress) guarded([&] { m_progress->finish(); });
-    if (m_db) guarded([&] {
-        m_db->set_meta("status", status);
-        m_db->close();
-    });
+    if (m_db)
+        guarded([&] {
+            m_db->set_meta("status", status);
+            m_db->close();
+        });
     if (m_json) guarded([&] { m_json->close(); });
     if (m_vcd) guarded([&] { m_vcd->close(); });
     if (!failure.empty()) std::cerr << "syncron-sim: closing traces: " << failure << "\n";

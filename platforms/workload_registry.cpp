@@ -21,8 +21,8 @@ std::unique_ptr<Workload> WorkloadRegistry::make(const WorkloadParams& params) c
     if (it == m_factories.end()) {
         std::string known;
         for (const std::string& n : m_names) known += (known.empty() ? "" : ", ") + n;
-        throw std::invalid_argument("unknown workload '" + params.name + "' (known: " +
-                                    (known.empty() ? "none registered" : known) + ")");
+        throw std::invalid_argument("unknown workload '" + params.name +
+                                    "' (known: " + (known.empty() ? "none registered" : known) + ")");
     }
     return it->second(params);
 }

@@ -14,12 +14,12 @@
 #include <iostream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <sys/wait.h>
 #include <systemc>
+#include <unistd.h>
 
 namespace {
 
@@ -75,10 +75,14 @@ int sc_main(int argc, char* argv[]) {
             }
             return argv[++i];
         };
-        if (a == "--ops") ops = std::stoull(next());
-        else if (a == "--interval") interval = std::stoull(next());
-        else if (a == "--json") json_out = next();
-        else if (a == "--reference-handoffs") handoffs = std::stoull(next());
+        if (a == "--ops")
+            ops = std::stoull(next());
+        else if (a == "--interval")
+            interval = std::stoull(next());
+        else if (a == "--json")
+            json_out = next();
+        else if (a == "--reference-handoffs")
+            handoffs = std::stoull(next());
         else if (a == "--child-reference") {
             // Child mode: time the bare kernel hand-offs, print host seconds.
             const uint64_t rounds = std::stoull(next()) / 2;
@@ -112,8 +116,8 @@ int sc_main(int argc, char* argv[]) {
         for (const char* timing : {"lt", "at"}) {
             std::string log;
             const std::string cmd = dir + "/syncron-sim --workload " + w + " --timing " + timing + " --ops " +
-                                    std::to_string(ops) + " --interval " + std::to_string(interval) +
-                                    " --stats " + stats;
+                                    std::to_string(ops) + " --interval " + std::to_string(interval) + " --stats " +
+                                    stats;
             const int rc = run_command(cmd, log);
             nlohmann::json row = {{"workload", w}, {"timing", timing}};
             std::ifstream f(stats);

@@ -28,19 +28,16 @@ uint64_t parse_uint(const std::string& option, const std::string& text, uint64_t
     const char* end = text.data() + text.size();
     const auto [ptr, ec] = std::from_chars(text.data(), end, v);
     if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
-        throw CliError("invalid value '" + text + "' for option '--" + option +
-                       "': expected a non-negative integer");
+        throw CliError("invalid value '" + text + "' for option '--" + option + "': expected a non-negative integer");
     if (ec == std::errc::result_out_of_range || v > max)
-        throw CliError("invalid value '" + text + "' for option '--" + option +
-                       "': out of range (at most " + std::to_string(max) + ")");
+        throw CliError("invalid value '" + text + "' for option '--" + option + "': out of range (at most " +
+                       std::to_string(max) + ")");
     return v;
 }
 
-std::string one_of(const std::string& option, const std::string& text,
-                   const std::vector<std::string>& valid) {
+std::string one_of(const std::string& option, const std::string& text, const std::vector<std::string>& valid) {
     if (std::find(valid.begin(), valid.end(), text) == valid.end())
-        throw CliError("invalid value '" + text + "' for option '--" + option +
-                       "': valid values are " + join(valid));
+        throw CliError("invalid value '" + text + "' for option '--" + option + "': valid values are " + join(valid));
     return text;
 }
 
@@ -156,8 +153,7 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     po::positional_options_description positional;
     positional.add("positional", -1);
     // No guessing of abbreviated options: a new option must not break old scripts.
-    const int style = po::command_line_style::default_style &
-                      ~po::command_line_style::allow_guessing;
+    const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
 
     po::variables_map vm;
     try {
@@ -172,8 +168,7 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
         throw CliError(e.what());
     }
     if (vm.count("positional"))
-        throw CliError("unexpected argument '" +
-                       vm["positional"].as<std::vector<std::string>>().front() +
+        throw CliError("unexpected argument '" + vm["positional"].as<std::vector<std::string>>().front() +
                        "' (options start with --)");
 
     if (vm.count("help")) {
@@ -204,7 +199,8 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
                 used = 0;
             }
             if (used != text.size() || text.empty() || text[0] == '-')
-                throw CliError("invalid value '" + text + "' for option '--trace-var': expected an address "
+                throw CliError("invalid value '" + text +
+                               "' for option '--trace-var': expected an address "
                                "(hex 0x... or decimal)");
             out.traces.vars.push_back(v);
         }
@@ -240,7 +236,8 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
             if (out.compare.empty()) throw CliError("option '--compare' needs at least one scheme name");
         }
         if (scheme)
-            throw CliError("'--scheme " + *scheme + "' and '--compare' disagree: --compare runs its own list of schemes");
+            throw CliError("'--scheme " + *scheme +
+                           "' and '--compare' disagree: --compare runs its own list of schemes");
         if (out.traces.any() || !out.traces.vars.empty())
             throw CliError("'--compare' runs one simulation per scheme: the trace options (--vcd, --trace-db, "
                            "--trace-json) record a single run; run that scheme alone with --scheme");
@@ -265,8 +262,7 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     auto put = [&cfg](const char* section, const char* key, json value) {
         if (!cfg.contains(section) || cfg[section].is_null()) cfg[section] = json::object();
         if (!cfg[section].is_object())
-            throw ConfigError("'" + std::string(section) + "' must be an object, got " +
-                              cfg[section].dump());
+            throw ConfigError("'" + std::string(section) + "' must be an object, got " + cfg[section].dump());
         cfg[section][key] = std::move(value);
     };
     if (units && !cores) {

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "models/common/params.h"
-#include "platforms/simulation.h"
 #include "platforms/config/config.h"
+#include "platforms/simulation.h"
 
 namespace syncron {
 
@@ -25,8 +25,8 @@ struct CliOptions {
     /// --compare [LIST] or --scheme all: the schemes to run side by side
     /// (empty: one simulation of params.platform.scheme).
     std::vector<std::string> compare;
-    bool help = false;        ///< --help was given: print help_text and exit
-    std::string help_text;    ///< always filled, so a caller can print it after an error too
+    bool help = false;     ///< --help was given: print help_text and exit
+    std::string help_text; ///< always filled, so a caller can print it after an error too
 };
 
 /// Parses argv (argv[0] is the program name). With --help the configuration is

@@ -6,13 +6,12 @@
 
 #include <systemc>
 
-#include "platforms/workload_registry.h"
-#include "testbenches/workloads/builtin_workloads.h"
-
 #include "platforms/comparison.h"
 #include "platforms/config/config.h"
 #include "platforms/simulation.h"
+#include "platforms/workload_registry.h"
 #include "sc_main/cli.h"
+#include "testbenches/workloads/builtin_workloads.h"
 
 int sc_main(int argc, char* argv[]) {
     using namespace syncron;

@@ -1,15 +1,15 @@
 #include "traces/progress.h"
 
 #include <cstdio>
+
 #include <unistd.h>
 
 namespace syncron {
 
 ProgressReporter::ProgressReporter(sc_core::sc_module_name name, std::function<uint64_t()> operations_done,
                                    std::ostream& out, bool force)
-    : sc_core::sc_module(name), m_ops(std::move(operations_done)), m_out(out),
-      m_active(force || isatty(2) == 1), m_period(10, sc_core::SC_US),
-      m_host_start(std::chrono::steady_clock::now()), m_last_print(m_host_start) {
+    : sc_core::sc_module(name), m_ops(std::move(operations_done)), m_out(out), m_active(force || isatty(2) == 1),
+      m_period(10, sc_core::SC_US), m_host_start(std::chrono::steady_clock::now()), m_last_print(m_host_start) {
     if (!m_active) return; // no process: costs nothing, prints nothing
     SC_HAS_PROCESS(ProgressReporter);
     SC_METHOD(tick); // runs once at initialization, then on m_wake
@@ -21,9 +21,7 @@ ProgressReporter::~ProgressReporter() {
     if (m_active && !m_finished) finish();
 }
 
-void ProgressReporter::start_of_simulation() {
-    m_host_start = m_last_print = std::chrono::steady_clock::now();
-}
+void ProgressReporter::start_of_simulation() { m_host_start = m_last_print = std::chrono::steady_clock::now(); }
 
 void ProgressReporter::tick() {
     if (m_stopped || m_finished) return;
@@ -65,8 +63,7 @@ void ProgressReporter::tick() {
 
 void ProgressReporter::print(bool final_line) {
     const double sim_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
-    const double host_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_host_start).count();
+    const double host_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_host_start).count();
     const unsigned long long ops = m_ops ? static_cast<unsigned long long>(m_ops()) : 0ULL;
     char line[160];
     std::snprintf(line, sizeof line, "\r[syncron] sim %.3f us | ops %llu | host %.1f s%s", sim_us, ops, host_s,

@@ -4,9 +4,10 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <fcntl.h>
 #include <stdexcept>
 #include <string_view>
+
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "models/protocol/opcode.h"
@@ -24,8 +25,10 @@ struct Out {
     bool overflow = false;
 
     void c(char ch) {
-        if (n < cap) p[n++] = ch;
-        else overflow = true;
+        if (n < cap)
+            p[n++] = ch;
+        else
+            overflow = true;
     }
     void s(const char* t) {
         while (*t) c(*t++);
@@ -122,7 +125,8 @@ uint64_t TimelineJson::ns_of(const sc_core::sc_time& t) {
     if (m_units_per_ns == 0 && m_ns_per_unit == 0) {
         m_units_per_ns = sc_core::sc_time(1.0, sc_core::SC_NS).value();
         if (m_units_per_ns == 0) // resolution coarser than 1 ns
-            m_ns_per_unit = std::max<uint64_t>(1, uint64_t(std::llround(sc_core::sc_get_time_resolution().to_seconds() * 1e9)));
+            m_ns_per_unit =
+                std::max<uint64_t>(1, uint64_t(std::llround(sc_core::sc_get_time_resolution().to_seconds() * 1e9)));
     }
     if (m_units_per_ns) return (t.value() + m_units_per_ns / 2) / m_units_per_ns;
     return t.value() * m_ns_per_unit;
@@ -218,7 +222,8 @@ void TimelineJson::on_core_state(const CoreStateRecord& r) {
         if (r.activity == CoreActivity::done) return;
         const uint64_t start = std::max(at, t.prev_start);
         if (t.boundary > start)
-            write_core_span(r.unit, r.core, r.activity, op, r.addr, start, t.boundary, true, m_scratch.get(), kEventMax);
+            write_core_span(r.unit, r.core, r.activity, op, r.addr, start, t.boundary, true, m_scratch.get(),
+                            kEventMax);
         return;
     }
     if (t.open) {

@@ -82,8 +82,8 @@ public:
 private:
     struct CoreTrack {
         bool named = false;
-        bool open = false;     ///< a span is open from `start`
-        bool seen = false;     ///< `boundary` / `prev_start` are valid
+        bool open = false; ///< a span is open from `start`
+        bool seen = false; ///< `boundary` / `prev_start` are valid
         CoreActivity activity = CoreActivity::computing;
         const char* op = "";
         uint64_t addr = 0;
@@ -118,9 +118,9 @@ private:
     bool m_first = true;
     uint64_t m_events = 0;
     uint64_t m_late = 0;
-    uint64_t m_last = 0;          ///< ns, latest time of any record
-    uint64_t m_units_per_ns = 0;  ///< sc_time units per ns (0: not known yet)
-    uint64_t m_ns_per_unit = 0;   ///< when the resolution is coarser than 1 ns
+    uint64_t m_last = 0;         ///< ns, latest time of any record
+    uint64_t m_units_per_ns = 0; ///< sc_time units per ns (0: not known yet)
+    uint64_t m_ns_per_unit = 0;  ///< when the resolution is coarser than 1 ns
 
     static constexpr size_t kBufSize = size_t{64} * 1024;
     static constexpr size_t kEventMax = 1024;

@@ -94,14 +94,23 @@ const char* activity_name(CoreActivity a) {
 struct Binder {
     sqlite3_stmt* st;
     int col = 1;
-    Binder& i(int64_t v) { sqlite3_bind_int64(st, col++, v); return *this; }
+    Binder& i(int64_t v) {
+        sqlite3_bind_int64(st, col++, v);
+        return *this;
+    }
     Binder& u(uint64_t v) { return i(static_cast<int64_t>(v)); } // addresses >= 2^63 read back negative
-    Binder& d(double v) { sqlite3_bind_double(st, col++, v); return *this; }
+    Binder& d(double v) {
+        sqlite3_bind_double(st, col++, v);
+        return *this;
+    }
     Binder& s(std::string_view v) {
         sqlite3_bind_text(st, col++, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
         return *this;
     }
-    Binder& null() { sqlite3_bind_null(st, col++); return *this; }
+    Binder& null() {
+        sqlite3_bind_null(st, col++);
+        return *this;
+    }
     // An endpoint as (kind, unit, core); core is NULL for an SE.
     Binder& ep(const Endpoint& e) {
         s(kind_name(e.kind)).i(e.unit);
@@ -111,15 +120,13 @@ struct Binder {
 
 } // namespace
 
-TransactionDb::TransactionDb(const std::string& path, AddrFn home_unit, AddrFn vault_of,
-                             std::size_t batch_rows)
+TransactionDb::TransactionDb(const std::string& path, AddrFn home_unit, AddrFn vault_of, std::size_t batch_rows)
     : m_path(path), m_home_unit(std::move(home_unit)), m_vault_of(std::move(vault_of)),
       m_batch_rows(batch_rows ? batch_rows : 1) {
     for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
         const std::string f = path + suffix;
         if (::unlink(f.c_str()) != 0 && errno != ENOENT)
-            throw std::runtime_error("trace database " + path + ": cannot replace " + f + ": " +
-                                     std::strerror(errno));
+            throw std::runtime_error("trace database " + path + ": cannot replace " + f + ": " + std::strerror(errno));
     }
     const int rc = sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
     if (rc != SQLITE_OK) {
@@ -140,7 +147,10 @@ TransactionDb::TransactionDb(const std::string& path, AddrFn home_unit, AddrFn v
         for (int t = 0; t < t_count; ++t) m_ins[t] = prepare(kInsert[t]);
         m_ins_meta = prepare("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)");
     } catch (...) {
-        for (auto*& st : m_ins) { sqlite3_finalize(st); st = nullptr; }
+        for (auto*& st : m_ins) {
+            sqlite3_finalize(st);
+            st = nullptr;
+        }
         sqlite3_finalize(m_ins_meta);
         m_ins_meta = nullptr;
         sqlite3_close(m_db);
@@ -206,12 +216,25 @@ void TransactionDb::row_written() {
 
 void TransactionDb::on_message(const MessageRecord& r) {
     if (!m_db) return;
-    if (!m_in_txn) { exec("BEGIN"); m_in_txn = true; }
+    if (!m_in_txn) {
+        exec("BEGIN");
+        m_in_txn = true;
+    }
     const double sent = ns(r.sent), arrived = ns(r.arrived);
     sqlite3_stmt* st = m_ins[t_messages];
-    Binder{st}.d(sent).d(arrived).d(arrived - sent).ep(r.src).ep(r.dst)
-        .s(to_string(r.msg.op)).s(level_name(level_of(r.msg.op))).s(primitive_name(primitive_of(r.msg.op)))
-        .u(r.msg.addr).i(r.msg.core).i(r.msg.se).u(r.msg.info);
+    Binder{st}
+        .d(sent)
+        .d(arrived)
+        .d(arrived - sent)
+        .ep(r.src)
+        .ep(r.dst)
+        .s(to_string(r.msg.op))
+        .s(level_name(level_of(r.msg.op)))
+        .s(primitive_name(primitive_of(r.msg.op)))
+        .u(r.msg.addr)
+        .i(r.msg.core)
+        .i(r.msg.se)
+        .u(r.msg.info);
     step(st, "messages");
     ++m_rows[t_messages];
     row_written();
@@ -219,11 +242,24 @@ void TransactionDb::on_message(const MessageRecord& r) {
 
 void TransactionDb::on_service(const ServiceRecord& r) {
     if (!m_db) return;
-    if (!m_in_txn) { exec("BEGIN"); m_in_txn = true; }
+    if (!m_in_txn) {
+        exec("BEGIN");
+        m_in_txn = true;
+    }
     const double arrival = ns(r.arrival), start = ns(r.start);
     sqlite3_stmt* st = m_ins[t_services];
-    Binder{st}.i(r.se).s(to_string(r.msg.op)).u(r.msg.addr).d(arrival).d(start).d(ns(r.end))
-        .d(start - arrival).i(r.st_occupancy).i(r.buffer_waiting).i(r.counters_in_use).i(r.overflow);
+    Binder{st}
+        .i(r.se)
+        .s(to_string(r.msg.op))
+        .u(r.msg.addr)
+        .d(arrival)
+        .d(start)
+        .d(ns(r.end))
+        .d(start - arrival)
+        .i(r.st_occupancy)
+        .i(r.buffer_waiting)
+        .i(r.counters_in_use)
+        .i(r.overflow);
     step(st, "services");
     ++m_rows[t_services];
     row_written();
@@ -231,15 +267,31 @@ void TransactionDb::on_service(const ServiceRecord& r) {
 
 void TransactionDb::on_memory(const MemoryRecord& r) {
     if (!m_db) return;
-    if (!m_in_txn) { exec("BEGIN"); m_in_txn = true; }
+    if (!m_in_txn) {
+        exec("BEGIN");
+        m_in_txn = true;
+    }
     const double begin = ns(r.begin), end = ns(r.end);
     sqlite3_stmt* st = m_ins[t_memory];
     Binder b{st};
     b.ep(r.initiator);
-    if (m_home_unit) b.i(m_home_unit(r.addr)); else b.null();
-    if (m_vault_of) b.i(m_vault_of(r.addr)); else b.null();
-    b.u(r.addr).i(r.size).s(r.write ? "write" : "read").d(begin).d(ns(r.end_req)).d(ns(r.begin_resp))
-        .d(end).d(end - begin).i(r.at);
+    if (m_home_unit)
+        b.i(m_home_unit(r.addr));
+    else
+        b.null();
+    if (m_vault_of)
+        b.i(m_vault_of(r.addr));
+    else
+        b.null();
+    b.u(r.addr)
+        .i(r.size)
+        .s(r.write ? "write" : "read")
+        .d(begin)
+        .d(ns(r.end_req))
+        .d(ns(r.begin_resp))
+        .d(end)
+        .d(end - begin)
+        .i(r.at);
     step(st, "memory");
     ++m_rows[t_memory];
     row_written();
@@ -247,10 +299,19 @@ void TransactionDb::on_memory(const MemoryRecord& r) {
 
 void TransactionDb::on_core_state(const CoreStateRecord& r) {
     if (!m_db) return;
-    if (!m_in_txn) { exec("BEGIN"); m_in_txn = true; }
+    if (!m_in_txn) {
+        exec("BEGIN");
+        m_in_txn = true;
+    }
     sqlite3_stmt* st = m_ins[t_core_states];
-    Binder{st}.i(r.unit).i(r.core).i(r.global_id).s(activity_name(r.activity))
-        .s(r.operation ? r.operation : "").u(r.addr).d(ns(r.at));
+    Binder{st}
+        .i(r.unit)
+        .i(r.core)
+        .i(r.global_id)
+        .s(activity_name(r.activity))
+        .s(r.operation ? r.operation : "")
+        .u(r.addr)
+        .d(ns(r.at));
     step(st, "core_states");
     ++m_rows[t_core_states];
     row_written();
@@ -258,7 +319,10 @@ void TransactionDb::on_core_state(const CoreStateRecord& r) {
 
 void TransactionDb::on_link(const LinkRecord& r) {
     if (!m_db) return;
-    if (!m_in_txn) { exec("BEGIN"); m_in_txn = true; }
+    if (!m_in_txn) {
+        exec("BEGIN");
+        m_in_txn = true;
+    }
     sqlite3_stmt* st = m_ins[t_links];
     Binder{st}.i(r.src).i(r.dst).i(r.bytes).i(r.response).d(ns(r.start)).d(ns(r.end)).d(ns(r.delivered));
     step(st, "links");
@@ -268,7 +332,10 @@ void TransactionDb::on_link(const LinkRecord& r) {
 
 void TransactionDb::on_queue(const QueueRecord& r) {
     if (!m_db) return;
-    if (!m_in_txn) { exec("BEGIN"); m_in_txn = true; }
+    if (!m_in_txn) {
+        exec("BEGIN");
+        m_in_txn = true;
+    }
     sqlite3_stmt* st = m_ins[t_queues];
     Binder{st}.s(r.component ? r.component : "").i(r.depth).d(ns(r.at));
     step(st, "queues");
@@ -278,7 +345,10 @@ void TransactionDb::on_queue(const QueueRecord& r) {
 
 void TransactionDb::set_meta(const std::string& key, const std::string& value) {
     if (!m_db) throw std::runtime_error("trace database " + m_path + ": set_meta(" + key + ") after close()");
-    if (!m_in_txn) { exec("BEGIN"); m_in_txn = true; }
+    if (!m_in_txn) {
+        exec("BEGIN");
+        m_in_txn = true;
+    }
     Binder{m_ins_meta}.s(key).s(value);
     step(m_ins_meta, "meta");
     m_meta_keys.insert(key);
@@ -311,7 +381,10 @@ void TransactionDb::close() {
     } else if (sqlite3_get_autocommit(m_db) == 0) {
         sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
     }
-    for (auto*& st : m_ins) { sqlite3_finalize(st); st = nullptr; }
+    for (auto*& st : m_ins) {
+        sqlite3_finalize(st);
+        st = nullptr;
+    }
     sqlite3_finalize(m_ins_meta);
     m_ins_meta = nullptr;
     if (sqlite3_close(m_db) != SQLITE_OK && error.empty())

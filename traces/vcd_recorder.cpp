@@ -5,13 +5,13 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fnmatch.h>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <unistd.h>
 
+#include <fnmatch.h>
 #include <sysc/tracing/sc_tracing_ids.h>
+#include <unistd.h>
 
 namespace syncron {
 
@@ -58,8 +58,7 @@ long double timescale_fs(const std::string& text) {
     if (!(in >> unit)) {
         // "1ps"
         std::string t = text;
-        t.erase(std::remove_if(t.begin(), t.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n'; }),
-                t.end());
+        t.erase(std::remove_if(t.begin(), t.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n'; }), t.end());
         size_t p = 0;
         while (p < t.size() && (std::isdigit(static_cast<unsigned char>(t[p])) || t[p] == '.')) ++p;
         unit = t.substr(p);
@@ -232,9 +231,8 @@ VcdRecorder::VcdRecorder(sc_core::sc_module_name name, const std::string& path, 
         for (const auto u : units) {
             for (const double v : {1.0, 10.0, 100.0})
                 if (sc_time(v, u) == res) {
-                    const sc_core::sc_actions prev =
-                        sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_,
-                                                                sc_core::SC_DO_NOTHING);
+                    const sc_core::sc_actions prev = sc_core::sc_report_handler::set_actions(
+                        sc_core::SC_ID_TRACING_TIMESCALE_UNIT_, sc_core::SC_DO_NOTHING);
                     m_tf->set_time_unit(v, u);
                     sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_, prev);
                     done = true;
@@ -261,9 +259,10 @@ VcdRecorder::VcdRecorder(sc_core::sc_module_name name, const std::string& path, 
         const bool server = u < m_layout.servers.size() && m_layout.servers[u];
         for (unsigned c = 0; c < m_layout.clients(u) + (server ? 1 : 0); ++c) {
             const std::string p = "unit" + std::to_string(u) +
-                                  (c < m_layout.clients(u) ? ".core" + std::to_string(c) : std::string(".server")) + ".";
-            m_cores[u].push_back({declare(p + "state", K::word, 2), declare(p + "op", K::word, 8),
-                                  declare(p + "addr", K::word, 64)});
+                                  (c < m_layout.clients(u) ? ".core" + std::to_string(c) : std::string(".server")) +
+                                  ".";
+            m_cores[u].push_back(
+                {declare(p + "state", K::word, 2), declare(p + "op", K::word, 8), declare(p + "addr", K::word, 64)});
         }
     }
     for (const uint64_t v : m_layout.traced_vars) {
@@ -271,13 +270,13 @@ VcdRecorder::VcdRecorder(sc_core::sc_module_name name, const std::string& path, 
         auto& per_se = m_vars[v];
         for (unsigned u = 0; u < units; ++u) {
             const std::string p = var_scope(v) + ".unit" + std::to_string(u) + ".";
-            per_se.push_back({declare(p + "lock_owner", K::word, 32),
-                              declare(p + "local_waiting", K::vector,
-                                      std::max(1u, m_layout.local_waiting_bits ? m_layout.local_waiting_bits
-                                                                               : m_layout.clients(u))),
-                              declare(p + "global_waiting", K::vector, std::max(1u, units)),
-                              declare(p + "barrier_count", K::word, 32), declare(p + "sem_resources", K::word, 32),
-                              declare(p + "buffered", K::bit, 1), declare(p + "in_memory", K::bit, 1)});
+            per_se.push_back(
+                {declare(p + "lock_owner", K::word, 32),
+                 declare(p + "local_waiting", K::vector,
+                         std::max(1u, m_layout.local_waiting_bits ? m_layout.local_waiting_bits : m_layout.clients(u))),
+                 declare(p + "global_waiting", K::vector, std::max(1u, units)),
+                 declare(p + "barrier_count", K::word, 32), declare(p + "sem_resources", K::word, 32),
+                 declare(p + "buffered", K::bit, 1), declare(p + "in_memory", K::bit, 1)});
         }
     }
     for (const auto& l : m_layout.links) {

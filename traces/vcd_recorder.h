@@ -99,10 +99,10 @@ public:
     bool closed() const { return m_closed; }
 
     const std::string& file() const { return m_file; } ///< the VCD written
-    std::vector<std::string> signals() const;           ///< traced names, declaration order
+    std::vector<std::string> signals() const;          ///< traced names, declaration order
     size_t pending() const { return m_pending.size(); }
-    uint64_t late_changes() const { return m_late; }    ///< applied after their time (shown at arrival)
-    uint64_t stale_changes() const { return m_stale; }  ///< dropped: older than the value shown
+    uint64_t late_changes() const { return m_late; }   ///< applied after their time (shown at arrival)
+    uint64_t stale_changes() const { return m_stale; } ///< dropped: older than the value shown
 
     /// `path` without a trailing ".vcd".
     static std::string file_base(const std::string& path);
@@ -131,7 +131,7 @@ private:
         sc_dt::uint64 word = 0;
         bool bit = false;
         std::unique_ptr<sc_dt::sc_bv_base> vec;
-        sc_core::sc_time last;   ///< record time of the value shown (sets only)
+        sc_core::sc_time last; ///< record time of the value shown (sets only)
         bool set_once = false;
         void assign(uint64_t v);
         void assign_bits(const std::string& bits); ///< '1' = 1, core/SE 0 last
@@ -141,28 +141,35 @@ private:
         sc_core::sc_time at;
         uint64_t seq = 0;
         Sig* sig = nullptr;
-        bool add = false;         ///< add `delta` instead of setting `value`
+        bool add = false; ///< add `delta` instead of setting `value`
         uint64_t value = 0;
         int64_t delta = 0;
-        std::string bits;         ///< vector signals
+        std::string bits; ///< vector signals
         bool operator>(const Change& o) const { return at != o.at ? at > o.at : seq > o.seq; }
     };
-    struct SeSigs { Sig *st_occupancy, *buffer_waiting, *spu_busy, *counters_in_use, *overflow; };
-    struct CoreSigs { Sig *state, *op, *addr; };
-    struct VarSigs { Sig *lock_owner, *local_waiting, *global_waiting, *barrier_count, *sem_resources,
-                     *buffered, *in_memory; };
-    struct LinkSigs { Sig *bytes, *transfers; };
+    struct SeSigs {
+        Sig *st_occupancy, *buffer_waiting, *spu_busy, *counters_in_use, *overflow;
+    };
+    struct CoreSigs {
+        Sig *state, *op, *addr;
+    };
+    struct VarSigs {
+        Sig *lock_owner, *local_waiting, *global_waiting, *barrier_count, *sem_resources, *buffered, *in_memory;
+    };
+    struct LinkSigs {
+        Sig *bytes, *transfers;
+    };
 
     Sig* declare(const std::string& name, Sig::Kind kind, unsigned width);
     void set(Sig* s, const sc_core::sc_time& at, uint64_t value);
     void set_bits(Sig* s, const sc_core::sc_time& at, const std::string& bits);
     void add(Sig* s, const sc_core::sc_time& at, int64_t delta);
     void push(Change&& c);
-    void schedule();                          ///< apply what is due, arm m_wake for the rest
+    void schedule(); ///< apply what is due, arm m_wake for the rest
     void apply_due(const sc_core::sc_time& now);
     void apply(const Change& c, const sc_core::sc_time& now);
-    void wake();                              ///< SC_METHOD on m_wake
-    void append_pending();                    ///< after the trace file is closed
+    void wake();           ///< SC_METHOD on m_wake
+    void append_pending(); ///< after the trace file is closed
 
     std::string m_file;
     std::string m_filter;

@@ -34,8 +34,7 @@ unsigned AddressMap::vault_of(uint64_t addr) const {
 }
 
 unsigned AddressMap::bank_of(uint64_t addr) const {
-    return static_cast<unsigned>((addr / m_mem.interleave_bytes / m_mem.vaults_per_unit) %
-                                 m_mem.banks_per_vault);
+    return static_cast<unsigned>((addr / m_mem.interleave_bytes / m_mem.vaults_per_unit) % m_mem.banks_per_vault);
 }
 
 uint64_t AddressMap::row_of(uint64_t addr) const {

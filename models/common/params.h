@@ -19,13 +19,13 @@ enum class PagePolicy {
 
 /// Synchronization Engine (paper Figures 6-8, Table 5).
 struct SeParams {
-    double clock_ghz = 1.0;            ///< SPU clock
-    unsigned cycles_per_message = 12;  ///< SPU cycles per message (barrier_depart_global sets it)
-    unsigned st_cycles = 1;            ///< one ST access
-    unsigned counter_cycles = 2;       ///< one indexing-counter access
-    unsigned st_entries = 64;          ///< 0 = every request takes the overflow path
-    unsigned indexing_counters = 256;  ///< indexed by the low address bits
-    unsigned buffer_messages = 16;     ///< SPU message buffer (280 B)
+    double clock_ghz = 1.0;           ///< SPU clock
+    unsigned cycles_per_message = 12; ///< SPU cycles per message (barrier_depart_global sets it)
+    unsigned st_cycles = 1;           ///< one ST access
+    unsigned counter_cycles = 2;      ///< one indexing-counter access
+    unsigned st_entries = 64;         ///< 0 = every request takes the overflow path
+    unsigned indexing_counters = 256; ///< indexed by the low address bits
+    unsigned buffer_messages = 16;    ///< SPU message buffer (280 B)
     /// Local grant counter threshold (the paper's fairness proposal): after this
     /// many consecutive grants inside a unit, a release hands the lock to
     /// another waiting SE. 0 = off, as evaluated in the paper.
@@ -35,7 +35,7 @@ struct SeParams {
 /// In-order NDP core with a private L1 (Table 5).
 struct CoreParams {
     double clock_ghz = 2.5;
-    double quantum_ns = 100.0;         ///< temporal-decoupling quantum (LT)
+    double quantum_ns = 100.0; ///< temporal-decoupling quantum (LT)
     unsigned l1_bytes = 16 * 1024;
     unsigned l1_ways = 2;
     unsigned l1_line_bytes = 64;
@@ -46,16 +46,16 @@ struct CoreParams {
 struct MemoryParams {
     unsigned vaults_per_unit = 32;
     unsigned banks_per_vault = 16;
-    uint64_t unit_bytes = 1ull << 30;  ///< 4 GB over 4 cubes
-    unsigned interleave_bytes = 64;    ///< vault interleaving granule (low-order bits)
+    uint64_t unit_bytes = 1ull << 30; ///< 4 GB over 4 cubes
+    unsigned interleave_bytes = 64;   ///< vault interleaving granule (low-order bits)
     double t_rcd_ns = 17.0;
     double t_ras_ns = 34.0;
     double t_wr_ns = 19.0;
-    double t_cl_ns = 17.0;             ///< not in the paper: taken equal to tRCD
-    double t_rp_ns = 17.0;             ///< not in the paper: taken equal to tRCD
-    double t_burst_ns = 6.4;           ///< 64 B at the HMC 2.1 vault bandwidth of 10 GB/s
+    double t_cl_ns = 17.0;                       ///< not in the paper: taken equal to tRCD
+    double t_rp_ns = 17.0;                       ///< not in the paper: taken equal to tRCD
+    double t_burst_ns = 6.4;                     ///< 64 B at the HMC 2.1 vault bandwidth of 10 GB/s
     PagePolicy page_policy = PagePolicy::closed; ///< AT row policy (LT is always closed-page)
-    unsigned queue_depth = 32;         ///< AT request queue per vault (FR-FCFS window)
+    unsigned queue_depth = 32;                   ///< AT request queue per vault (FR-FCFS window)
     /// Atomic unit of the vault controller (remote_atomics): the modify step
     /// of a read-modify-write, between reading and writing the open row.
     /// One cycle of the HMC 2.1 vault clock (1250 MHz).
@@ -67,15 +67,15 @@ struct XbarParams {
     double clock_ghz = 2.5;
     unsigned arbiter_cycles = 1;
     unsigned hop_cycles = 1;
-    unsigned flit_bytes = 16;          ///< output port width per cycle
-    unsigned queue_depth = 8;          ///< AT: requests buffered per output port
+    unsigned flit_bytes = 16; ///< output port width per cycle
+    unsigned queue_depth = 8; ///< AT: requests buffered per output port
 };
 
 /// Inter-cube link, one per direction between every pair of units.
 struct LinkParams {
-    double bandwidth_gbps = 12.8;      ///< GB/s per direction
-    double latency_ns = 40.0;          ///< transfer latency of one 64 B line, serialization included
-    unsigned queue_depth = 8;          ///< AT: transfers buffered per direction before back-pressure
+    double bandwidth_gbps = 12.8; ///< GB/s per direction
+    double latency_ns = 40.0;     ///< transfer latency of one 64 B line, serialization included
+    unsigned queue_depth = 8;     ///< AT: transfers buffered per direction before back-pressure
 };
 
 /// Software synchronization servers: the server cores of Central and Hier and
@@ -115,13 +115,13 @@ struct MisarParams {
 
 /// Run-time checking.
 struct CheckParams {
-    bool protocol = false;             ///< insert TLM-2.0 base-protocol checkers on AT bindings
+    bool protocol = false; ///< insert TLM-2.0 base-protocol checkers on AT bindings
 };
 
 struct PlatformParams {
     unsigned units = 4;
-    unsigned cores_per_unit = 16;      ///< hardware cores (incl. the server core of Central/Hier)
-    unsigned client_cores = 60;        ///< cores running the workload, spread evenly over units
+    unsigned cores_per_unit = 16; ///< hardware cores (incl. the server core of Central/Hier)
+    unsigned client_cores = 60;   ///< cores running the workload, spread evenly over units
     Timing timing = Timing::lt;
     /// syncron | flat | central | hier | ideal | remote_atomics |
     /// syncron_central_ovrfl | syncron_distrib_ovrfl (docs/schemes.md)
@@ -130,10 +130,10 @@ struct PlatformParams {
 
 struct WorkloadParams {
     std::string name = "lock";
-    unsigned interval = 200;           ///< instructions between synchronization points
-    unsigned ops = 100;                ///< synchronization operations per core
+    unsigned interval = 200; ///< instructions between synchronization points
+    unsigned ops = 100;      ///< synchronization operations per core
     uint64_t seed = 1;
-    unsigned variables = 1;            ///< synchronization variables, spread over the units
+    unsigned variables = 1; ///< synchronization variables, spread over the units
     /// Also check the invariant in simulated memory (a shared counter in the
     /// critical section, epoch words at barriers). Off = the paper's empty
     /// critical section; host-side invariant checks run either way.

@@ -12,14 +12,14 @@ namespace syncron {
 NLOHMANN_JSON_SERIALIZE_ENUM(PagePolicy, {{PagePolicy::closed, "closed"}, {PagePolicy::open, "open"}})
 
 NLOHMANN_JSON_SERIALIZE_ENUM(Scheme, {
-    {Scheme::syncron, to_string(Scheme::syncron)},
-    {Scheme::flat, to_string(Scheme::flat)},
-    {Scheme::central, to_string(Scheme::central)},
-    {Scheme::hier, to_string(Scheme::hier)},
-    {Scheme::ideal, to_string(Scheme::ideal)},
-    {Scheme::remote_atomics, to_string(Scheme::remote_atomics)},
-    {Scheme::syncron_central_ovrfl, to_string(Scheme::syncron_central_ovrfl)},
-    {Scheme::syncron_distrib_ovrfl, to_string(Scheme::syncron_distrib_ovrfl)},
-})
+                                         {Scheme::syncron, to_string(Scheme::syncron)},
+                                         {Scheme::flat, to_string(Scheme::flat)},
+                                         {Scheme::central, to_string(Scheme::central)},
+                                         {Scheme::hier, to_string(Scheme::hier)},
+                                         {Scheme::ideal, to_string(Scheme::ideal)},
+                                         {Scheme::remote_atomics, to_string(Scheme::remote_atomics)},
+                                         {Scheme::syncron_central_ovrfl, to_string(Scheme::syncron_central_ovrfl)},
+                                         {Scheme::syncron_distrib_ovrfl, to_string(Scheme::syncron_distrib_ovrfl)},
+                                     })
 
 } // namespace syncron

@@ -3,9 +3,14 @@
 namespace syncron {
 
 const std::vector<std::string>& scheme_names() {
-    static const std::vector<std::string> names = {"syncron", "flat",           "central",
-                                                   "hier",    "ideal",          "remote_atomics",
-                                                   "syncron_central_ovrfl", "syncron_distrib_ovrfl"};
+    static const std::vector<std::string> names = {"syncron",
+                                                   "flat",
+                                                   "central",
+                                                   "hier",
+                                                   "ideal",
+                                                   "remote_atomics",
+                                                   "syncron_central_ovrfl",
+                                                   "syncron_distrib_ovrfl"};
     return names;
 }
 

@@ -46,8 +46,7 @@ nlohmann::json take_stat(nlohmann::json& group, const std::string& key);
 
 /// The non-zero entries of `counts` as {name_of(i): count} (e.g. messages by
 /// opcode name); `name_of` turns an index into something a string is made of.
-template <class Counts, class NameOf>
-nlohmann::json nonzero_counts(const Counts& counts, NameOf name_of) {
+template <class Counts, class NameOf> nlohmann::json nonzero_counts(const Counts& counts, NameOf name_of) {
     nlohmann::json out = nlohmann::json::object();
     for (size_t i = 0; i < counts.size(); ++i)
         if (counts[i]) out[std::string(name_of(i))] = counts[i];

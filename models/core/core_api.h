@@ -13,9 +13,9 @@ class CoreApi {
 public:
     virtual ~CoreApi() = default;
 
-    virtual unsigned unit() const = 0;        ///< NDP unit of this core
-    virtual unsigned local_id() const = 0;    ///< ID within the unit
-    virtual unsigned global_id() const = 0;   ///< index among all client cores
+    virtual unsigned unit() const = 0;      ///< NDP unit of this core
+    virtual unsigned local_id() const = 0;  ///< ID within the unit
+    virtual unsigned global_id() const = 0; ///< index among all client cores
 
     /// Run n non-memory instructions (in order, 1 IPC).
     virtual void compute(uint64_t instructions) = 0;

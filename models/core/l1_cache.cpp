@@ -5,13 +5,10 @@
 
 namespace syncron {
 
-L1Cache::L1Cache(const CoreParams& params)
-    : m_ways(params.l1_ways), m_line_bytes(params.l1_line_bytes), m_sets(0) {
+L1Cache::L1Cache(const CoreParams& params) : m_ways(params.l1_ways), m_line_bytes(params.l1_line_bytes), m_sets(0) {
     if (m_line_bytes == 0 || (m_line_bytes & (m_line_bytes - 1)) != 0)
-        throw std::invalid_argument("L1: l1_line_bytes must be a power of two, got " +
-                                    std::to_string(m_line_bytes));
-    if (m_ways == 0)
-        throw std::invalid_argument("L1: l1_ways must be at least 1");
+        throw std::invalid_argument("L1: l1_line_bytes must be a power of two, got " + std::to_string(m_line_bytes));
+    if (m_ways == 0) throw std::invalid_argument("L1: l1_ways must be at least 1");
     const uint64_t way_bytes = uint64_t(m_ways) * m_line_bytes;
     if (params.l1_bytes == 0 || params.l1_bytes % way_bytes != 0)
         throw std::invalid_argument("L1: l1_bytes (" + std::to_string(params.l1_bytes) +
@@ -41,7 +38,10 @@ L1Cache::AccessResult L1Cache::access(uint64_t addr, bool write) {
     // Victim: an invalid way if any, else the least recently used one.
     Line* victim = &set[0];
     for (unsigned w = 0; w < m_ways; ++w) {
-        if (!set[w].valid) { victim = &set[w]; break; }
+        if (!set[w].valid) {
+            victim = &set[w];
+            break;
+        }
         if (set[w].last_use < victim->last_use) victim = &set[w];
     }
     if (victim->valid && victim->dirty) {

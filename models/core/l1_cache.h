@@ -16,8 +16,8 @@ class L1Cache {
 public:
     struct AccessResult {
         bool hit = false;
-        bool writeback = false;      ///< on a miss: the victim was dirty
-        uint64_t victim_addr = 0;    ///< line address of the dirty victim
+        bool writeback = false;   ///< on a miss: the victim was dirty
+        uint64_t victim_addr = 0; ///< line address of the dirty victim
     };
 
     struct Stats {
@@ -48,8 +48,8 @@ private:
     struct Line {
         bool valid = false;
         bool dirty = false;
-        uint64_t tag = 0;       ///< full line number, so the victim address is recoverable
-        uint64_t last_use = 0;  ///< LRU stamp
+        uint64_t tag = 0;      ///< full line number, so the victim address is recoverable
+        uint64_t last_use = 0; ///< LRU stamp
     };
 
     unsigned set_of(uint64_t line_number) const { return static_cast<unsigned>(line_number % m_sets); }

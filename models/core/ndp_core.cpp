@@ -1,19 +1,17 @@
 #include "models/core/ndp_core.h"
 
-#include "models/tlm/payload_fill.h"
-
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
-#include "models/protocol/tlm/syncron_extension.h"
 #include "models/common/hex.h"
+#include "models/protocol/tlm/syncron_extension.h"
+#include "models/tlm/payload_fill.h"
 
 namespace syncron {
 namespace {
 constexpr const char* kMsgType = "/syncron/ndp_core";
-
 
 const char* command_name(tlm::tlm_command cmd) {
     switch (cmd) {
@@ -24,13 +22,11 @@ const char* command_name(tlm::tlm_command cmd) {
 }
 } // namespace
 
-NdpCore::NdpCore(sc_core::sc_module_name name, unsigned unit, unsigned local_id,
-                 unsigned global_id, const CoreParams& params, const AddressMap& address_map,
-                 std::function<bool(uint64_t)> is_cacheable)
-    : sc_module(name), bus("bus"), mailbox("mailbox"), m_unit(unit), m_local_id(local_id),
-      m_global_id(global_id), m_params(params), m_map(address_map),
-      m_is_cacheable(std::move(is_cacheable)), m_l1(params), m_line_buf(m_l1.line_bytes()),
-      m_layout(layout_for(address_map.units(), address_map.cores_per_unit())),
+NdpCore::NdpCore(sc_core::sc_module_name name, unsigned unit, unsigned local_id, unsigned global_id,
+                 const CoreParams& params, const AddressMap& address_map, std::function<bool(uint64_t)> is_cacheable)
+    : sc_module(name), bus("bus"), mailbox("mailbox"), m_unit(unit), m_local_id(local_id), m_global_id(global_id),
+      m_params(params), m_map(address_map), m_is_cacheable(std::move(is_cacheable)), m_l1(params),
+      m_line_buf(m_l1.line_bytes()), m_layout(layout_for(address_map.units(), address_map.cores_per_unit())),
       m_wire_ok(layout_fits_wire(m_layout)),
       m_bus_port(*this, "bus_peq",
                  [this](unsigned, tlm::tlm_generic_payload& t, tlm::tlm_phase& p, sc_core::sc_time& d) {
@@ -66,8 +62,7 @@ void NdpCore::set_program(std::function<void(CoreApi&)> program) { m_program = s
 
 void NdpCore::set_timing(Timing timing) {
     if (sc_core::sc_start_of_simulation_invoked()) {
-        SC_REPORT_ERROR(kMsgType,
-                        (std::string(name()) + ": set_timing must be called before sc_start").c_str());
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": set_timing must be called before sc_start").c_str());
         return;
     }
     m_timing = timing;
@@ -77,8 +72,10 @@ void NdpCore::run() {
     // The quantum may have been set after construction: start from it.
     m_qk.reset();
     if (m_program) m_program(*this);
-    if (m_timing == Timing::lt) m_qk.sync();
-    else catch_up();
+    if (m_timing == Timing::lt)
+        m_qk.sync();
+    else
+        catch_up();
     m_stats.finish_time = sc_core::sc_time_stamp();
     set_state(CoreState::done, "done", 0);
     m_done_event.notify(sc_core::SC_ZERO_TIME);
@@ -98,17 +95,15 @@ void NdpCore::compute(uint64_t instructions) {
 
 bool NdpCore::check_access(uint64_t addr, unsigned size, const char* what) {
     if (size < 1 || size > 8) {
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + what + " of size " +
-                                   std::to_string(size) + " at " + hex(addr) +
-                                   ": only sizes 1..8 are supported")
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + what + " of size " + std::to_string(size) + " at " +
+                                   hex(addr) + ": only sizes 1..8 are supported")
                                       .c_str());
         return false;
     }
     const uint64_t line = m_l1.line_bytes();
     if ((addr & (line - 1)) + size > line) {
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + what + " of size " +
-                                   std::to_string(size) + " at " + hex(addr) + " crosses a " +
-                                   std::to_string(line) + " B line")
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + what + " of size " + std::to_string(size) + " at " +
+                                   hex(addr) + " crosses a " + std::to_string(line) + " B line")
                                       .c_str());
         return false;
     }
@@ -130,9 +125,8 @@ void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned
     m_qk.set(delay);
     if (m_trace) trace_memory(cmd, addr, len, begin, sc_core::sc_time_stamp() + delay, false);
     if (t.is_response_error())
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + command_name(cmd) + " of " +
-                                   std::to_string(len) + " B at " + hex(addr) +
-                                   " failed: " + t.get_response_string())
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + command_name(cmd) + " of " + std::to_string(len) +
+                                   " B at " + hex(addr) + " failed: " + t.get_response_string())
                                       .c_str());
     keep_time();
 }
@@ -142,9 +136,8 @@ void NdpCore::debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned
     fill_payload(t, cmd, addr, data, len);
     const unsigned n = bus->transport_dbg(t);
     if (n < len)
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": debug " + command_name(cmd) +
-                                   " of " + std::to_string(len) + " B at " + hex(addr) +
-                                   " transferred " + std::to_string(n) + " B")
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": debug " + command_name(cmd) + " of " + std::to_string(len) +
+                                   " B at " + hex(addr) + " transferred " + std::to_string(n) + " B")
                                       .c_str());
 }
 
@@ -206,8 +199,7 @@ void NdpCore::store(uint64_t addr, uint64_t value, unsigned size) {
 
 void NdpCore::set_sync_client(SyncClient* client) {
     if (sc_core::sc_start_of_simulation_invoked()) {
-        SC_REPORT_ERROR(kMsgType,
-                        (std::string(name()) + ": set_sync_client must be called before sc_start").c_str());
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": set_sync_client must be called before sc_start").c_str());
         return;
     }
     m_client = client;
@@ -252,9 +244,8 @@ bool NdpCore::send(uint64_t dest, const Message& m, bool sync) {
 }
 
 void NdpCore::report_send_error(const Message& m, const tlm::tlm_generic_payload& t) {
-    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": sending " + std::string(to_string(m.op)) +
-                               " for " + hex(m.addr) + " to " + hex(t.get_address()) +
-                               " failed: " + t.get_response_string())
+    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": sending " + std::string(to_string(m.op)) + " for " +
+                               hex(m.addr) + " to " + hex(t.get_address()) + " failed: " + t.get_response_string())
                                   .c_str());
 }
 
@@ -293,8 +284,10 @@ std::optional<Message> NdpCore::await_reply(const sc_core::sc_time& issued) {
     // wait. In AT an error response to the request ends the wait too (and
     // the pending compute time is waited off first, for schemes that did
     // not send a transaction).
-    if (m_timing == Timing::lt) m_qk.sync();
-    else catch_up();
+    if (m_timing == Timing::lt)
+        m_qk.sync();
+    else
+        catch_up();
     while (!m_reply && !m_sync_failed) sc_core::wait(m_reply_event);
     if (!m_reply) {
         // AT: the request was rejected after its END_REQ (reported by at_response).
@@ -333,8 +326,10 @@ void NdpCore::deliver(const Message& m, const sc_core::sc_time& at, const Endpoi
 }
 
 NdpCore::Received NdpCore::receive() {
-    if (m_timing == Timing::lt) m_qk.sync();
-    else catch_up();
+    if (m_timing == Timing::lt)
+        m_qk.sync();
+    else
+        catch_up();
     set_state(CoreState::waiting_sync, "receive", 0);
     for (;;) {
         while (m_inbox.empty()) sc_core::wait(m_inbox_event);
@@ -442,8 +437,7 @@ void NdpCore::mailbox_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_t
     trans.set_response_status(take_reply(trans, delay));
 }
 
-tlm::tlm_response_status NdpCore::take_reply(const tlm::tlm_generic_payload& trans,
-                                             const sc_core::sc_time& delay) {
+tlm::tlm_response_status NdpCore::take_reply(const tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay) {
     const SyncronExtension* ext = trans.get_extension<SyncronExtension>();
     if (!ext) return tlm::TLM_GENERIC_ERROR_RESPONSE;
     if (trans.get_command() != tlm::TLM_WRITE_COMMAND) return tlm::TLM_COMMAND_ERROR_RESPONSE;
@@ -468,12 +462,10 @@ tlm::tlm_response_status NdpCore::accept(const Message& m, const sc_core::sc_tim
     }
     if (!m_expected || m_expected->addr != m.addr || (m_expected->op != m.op && m_expected->alt != m.op)) {
         const std::string waiting =
-            m_expected ? "waiting for " + std::string(to_string(m_expected->op)) + " for " +
-                             hex(m_expected->addr)
+            m_expected ? "waiting for " + std::string(to_string(m_expected->op)) + " for " + hex(m_expected->addr)
                        : std::string("not waiting for a reply");
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": unexpected reply " + to_string(m) +
-                                   " (" + waiting + ")")
-                                      .c_str());
+        SC_REPORT_ERROR(kMsgType,
+                        (std::string(name()) + ": unexpected reply " + to_string(m) + " (" + waiting + ")").c_str());
         return tlm::TLM_GENERIC_ERROR_RESPONSE;
     }
     // A target never waits: store the reply with its arrival time and wake
@@ -537,9 +529,8 @@ void NdpCore::at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsig
         m_trace->on_memory(r);
     }
     if (t.is_response_error())
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + command_name(cmd) + " of " +
-                                   std::to_string(len) + " B at " + hex(addr) +
-                                   " failed: " + t.get_response_string())
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + command_name(cmd) + " of " + std::to_string(len) +
+                                   " B at " + hex(addr) + " failed: " + t.get_response_string())
                                       .c_str());
     else if ((cmd == tlm::TLM_READ_COMMAND || atomic) && buf != data)
         std::memcpy(data, buf, len); // an atomic returns the old value in its data
@@ -577,7 +568,7 @@ void NdpCore::at_end_request(tlm::tlm_generic_payload& t) {
 void NdpCore::at_response(tlm::tlm_generic_payload& t) {
     if (&t == m_mem_trans) {
         m_mem_begin_resp = sc_core::sc_time_stamp(); // for traces
-        m_mem_done = true; // at_timed checks the status and releases the payload
+        m_mem_done = true;                           // at_timed checks the status and releases the payload
         m_bus_event.notify();
         return;
     }

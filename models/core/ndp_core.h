@@ -27,19 +27,19 @@
 #include "models/common/address_map.h"
 #include "models/common/params.h"
 #include "models/common/stat_provider.h"
-#include "models/tlm/trace_sink.h"
-#include "models/tlm/at_initiator_port.h"
-#include "models/tlm/at_target_port.h"
-#include "models/tlm/payload_pool.h"
 #include "models/core/core_api.h"
 #include "models/core/core_services.h"
 #include "models/core/l1_cache.h"
 #include "models/core/sync_client.h"
-#include "models/protocol/tlm/atomic_extension.h"
 #include "models/protocol/endpoint.h"
 #include "models/protocol/message.h"
 #include "models/protocol/opcode.h"
+#include "models/protocol/tlm/atomic_extension.h"
 #include "models/protocol/wire_format.h"
+#include "models/tlm/at_initiator_port.h"
+#include "models/tlm/at_target_port.h"
+#include "models/tlm/payload_pool.h"
+#include "models/tlm/trace_sink.h"
 
 namespace syncron {
 
@@ -49,17 +49,17 @@ public:
     enum class CoreState { computing, memory, waiting_sync, done };
 
     struct Stats {
-        uint64_t instructions = 0;   ///< compute() instructions + one per load/store/Table 2 message
+        uint64_t instructions = 0; ///< compute() instructions + one per load/store/Table 2 message
         uint64_t loads = 0;
         uint64_t stores = 0;
         uint64_t l1_hits = 0;
         uint64_t l1_misses = 0;
         uint64_t l1_writebacks = 0;
-        std::array<uint64_t, kOpcodeCount> messages_sent{}; ///< indexed by Opcode
+        std::array<uint64_t, kOpcodeCount> messages_sent{};     ///< indexed by Opcode
         std::array<uint64_t, kOpcodeCount> messages_received{}; ///< mailbox, indexed by Opcode
-        uint64_t sync_ops = 0;       ///< Table 2 calls completed (cond_wait counts once)
-        std::array<uint64_t, 3> atomics{}; ///< remote atomics issued, indexed by AtomicOp
-        uint64_t cas_failures = 0;   ///< compare-and-swaps that found another value
+        uint64_t sync_ops = 0;                                  ///< Table 2 calls completed (cond_wait counts once)
+        std::array<uint64_t, 3> atomics{};                      ///< remote atomics issued, indexed by AtomicOp
+        uint64_t cas_failures = 0;                              ///< compare-and-swaps that found another value
         sc_core::sc_time ack_wait_time = sc_core::SC_ZERO_TIME; ///< issue-to-ACK time of every req_sync
         sc_core::sc_time finish_time = sc_core::SC_ZERO_TIME;
 
@@ -71,8 +71,7 @@ public:
 
     SC_HAS_PROCESS(NdpCore);
     NdpCore(sc_core::sc_module_name name, unsigned unit, unsigned local_id, unsigned global_id,
-            const CoreParams& params, const AddressMap& address_map,
-            std::function<bool(uint64_t)> is_cacheable);
+            const CoreParams& params, const AddressMap& address_map, std::function<bool(uint64_t)> is_cacheable);
 
     /// The program the core runs from time 0; without one the core is done at once.
     void set_program(std::function<void(CoreApi&)> program);
@@ -147,8 +146,7 @@ private:
     void mailbox_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     /// Checks a reply and, when it matches the pending expectation, stores it
     /// as arrived at sc_time_stamp() + delay. Returns the response status.
-    tlm::tlm_response_status take_reply(const tlm::tlm_generic_payload& trans,
-                                        const sc_core::sc_time& delay);
+    tlm::tlm_response_status take_reply(const tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay);
     /// The message part of take_reply (also used by deliver()).
     tlm::tlm_response_status accept(const Message& m, const sc_core::sc_time& arrival, const Endpoint& src,
                                     const sc_core::sc_time& sent);
@@ -212,13 +210,17 @@ private:
     sc_core::sc_time m_cycle;
     tlm_utils::tlm_quantumkeeper m_qk;
     L1Cache m_l1;
-    std::vector<uint8_t> m_line_buf; ///< fill / write-back data, one line
+    std::vector<uint8_t> m_line_buf;     ///< fill / write-back data, one line
     tlm::tlm_generic_payload m_lt_trans; ///< the LT path's payload, reused by every access
     WireLayout m_layout;
     bool m_wire_ok;
 
     // The one outstanding req_sync: what the core waits for, and the reply once in.
-    struct Expected { Opcode op; Opcode alt; uint64_t addr; };
+    struct Expected {
+        Opcode op;
+        Opcode alt;
+        uint64_t addr;
+    };
     std::optional<Expected> m_expected;
     std::optional<Message> m_reply;
     sc_core::sc_time m_reply_time;
@@ -227,7 +229,7 @@ private:
     // AT bus side.
     Timing m_timing = Timing::lt;
     PayloadPool m_pool;
-    AtInitiatorPort m_bus_port; ///< 4-phase initiator side of `bus` (deferred phases)
+    AtInitiatorPort m_bus_port;                      ///< 4-phase initiator side of `bus` (deferred phases)
     tlm::tlm_generic_payload* m_mem_trans = nullptr; ///< the load/store awaiting BEGIN_RESP
     bool m_mem_done = false;
     tlm::tlm_generic_payload* m_sync_trans = nullptr; ///< the req_sync message awaiting BEGIN_RESP

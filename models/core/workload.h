@@ -32,7 +32,10 @@ public:
 struct CheckResult {
     bool ok = true;
     std::vector<std::string> failures;
-    void fail(std::string what) { ok = false; failures.push_back(std::move(what)); }
+    void fail(std::string what) {
+        ok = false;
+        failures.push_back(std::move(what));
+    }
 };
 
 class Workload {

@@ -9,10 +9,7 @@ using sc_core::SC_ZERO_TIME;
 using sc_core::sc_time;
 
 Crossbar::Crossbar(const sc_core::sc_module_name& name, const XbarParams& params, const Router* router)
-    : sc_module(name),
-      in("in"),
-      out("out"),
-      m_timing(params),
+    : sc_module(name), in("in"), out("out"), m_timing(params),
       m_in_port(*this, "fw_peq",
                 [this](unsigned i, tlm::tlm_generic_payload& t, tlm::tlm_phase& p, sc_time& d) {
                     return in[static_cast<int>(i)]->nb_transport_bw(t, p, d);
@@ -32,8 +29,7 @@ Crossbar::Crossbar(const sc_core::sc_module_name& name, const XbarParams& params
     m_timing.set_router(router);
     if (params.clock_ghz <= 0 || params.flit_bytes == 0)
         SC_REPORT_ERROR(this->name(), "crossbar: clock_ghz and flit_bytes must be positive");
-    if (params.queue_depth == 0)
-        SC_REPORT_ERROR(this->name(), "crossbar: queue_depth must be at least 1");
+    if (params.queue_depth == 0) SC_REPORT_ERROR(this->name(), "crossbar: queue_depth must be at least 1");
     in.register_b_transport(this, &Crossbar::b_transport);
     in.register_transport_dbg(this, &Crossbar::transport_dbg);
     in.register_nb_transport_fw(this, &Crossbar::nb_transport_fw);
@@ -48,8 +44,7 @@ void Crossbar::end_of_elaboration() {
     // One forwarding thread per output port (the port count is known only now).
     for (unsigned o = 0; o < out.size(); ++o) {
         sc_core::sc_spawn_options opts;
-        sc_core::sc_spawn(sc_bind(&Crossbar::output_thread, this, o), ("out_" + std::to_string(o)).c_str(),
-                          &opts);
+        sc_core::sc_spawn(sc_bind(&Crossbar::output_thread, this, o), ("out_" + std::to_string(o)).c_str(), &opts);
     }
 }
 
@@ -69,8 +64,8 @@ int Crossbar::decode(tlm::tlm_generic_payload& trans, bool warn) {
         // A router/netlist mismatch is a configuration bug, not a bad address.
         trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
         std::ostringstream os;
-        os << "router sent address 0x" << std::hex << addr << std::dec << " to port " << port
-           << " but only " << out.size() << " output ports are bound";
+        os << "router sent address 0x" << std::hex << addr << std::dec << " to port " << port << " but only "
+           << out.size() << " output ports are bound";
         SC_REPORT_ERROR(name(), os.str().c_str());
         return -1;
     }

@@ -28,11 +28,11 @@
 #include <deque>
 #include <vector>
 
-#include <tlm_utils/peq_with_cb_and_phase.h> // defines SC_INCLUDE_DYNAMIC_PROCESSES (sc_spawn)
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/peq_with_cb_and_phase.h> // defines SC_INCLUDE_DYNAMIC_PROCESSES (sc_spawn)
 
 #include "models/common/params.h"
 #include "models/common/stat_provider.h"
@@ -53,8 +53,7 @@ public:
 
     /// The router may be given here or later with set_router(), before sc_start.
     /// It is not owned and must outlive the crossbar.
-    Crossbar(const sc_core::sc_module_name& name, const XbarParams& params,
-             const Router* router = nullptr);
+    Crossbar(const sc_core::sc_module_name& name, const XbarParams& params, const Router* router = nullptr);
 
     void set_router(const Router* router) { m_timing.set_router(router); }
     const XbarParams& params() const { return m_timing.params(); }
@@ -106,9 +105,9 @@ private:
         sc_core::sc_time accepted; ///< when END_REQ went upstream
     };
     struct AtOutput {
-        std::deque<QueueEntry> queue;  ///< FIFO; the front may be offered downstream
-        std::deque<unsigned> waiting;  ///< inputs with a withheld request for this output, FIFO
-        sc_core::sc_event kick;        ///< wakes the output's forwarding thread
+        std::deque<QueueEntry> queue; ///< FIFO; the front may be offered downstream
+        std::deque<unsigned> waiting; ///< inputs with a withheld request for this output, FIFO
+        sc_core::sc_event kick;       ///< wakes the output's forwarding thread
         std::size_t max_occupancy = 0;
         uint64_t withheld = 0;
     };
@@ -122,10 +121,10 @@ private:
     int decode(tlm::tlm_generic_payload& trans, bool warn);
 
     // AT shell (crossbar_at.cpp); each runs at the effective time of its phase.
-    tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& trans,
-                                       tlm::tlm_phase& phase, sc_core::sc_time& delay);
-    tlm::tlm_sync_enum nb_transport_bw(int id, tlm::tlm_generic_payload& trans,
-                                       tlm::tlm_phase& phase, sc_core::sc_time& delay);
+    tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                       sc_core::sc_time& delay);
+    tlm::tlm_sync_enum nb_transport_bw(int id, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                       sc_core::sc_time& delay);
     /// BEGIN_REQ from input `id`: accepted now, or withheld until its output queue has room.
     void begin_request(unsigned id, tlm::tlm_generic_payload& trans);
     void enqueue(unsigned port, tlm::tlm_generic_payload& trans);

@@ -1,8 +1,8 @@
 // Crossbar, approximately-timed shell: output queues with back-pressure in
 // front of the 4-phase handshake of the AT engine (docs/crossbar.md, "AT").
-#include "models/interconnect/crossbar.h"
-
 #include <algorithm>
+
+#include "models/interconnect/crossbar.h"
 
 namespace syncron {
 

@@ -8,10 +8,7 @@ using sc_core::SC_ZERO_TIME;
 using sc_core::sc_time;
 
 Link::Link(const sc_core::sc_module_name& name, unsigned src_unit, unsigned dst_unit, const LinkParams& params)
-    : sc_module(name),
-      in("in"),
-      out("out"),
-      m_timing(src_unit, dst_unit, params),
+    : sc_module(name), in("in"), out("out"), m_timing(src_unit, dst_unit, params),
       m_in_port(*this, "fw_peq",
                 [this](unsigned, tlm::tlm_generic_payload& t, tlm::tlm_phase& p, sc_time& d) {
                     return in->nb_transport_bw(t, p, d);
@@ -64,9 +61,7 @@ void Link::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     }
 }
 
-unsigned Link::transport_dbg(tlm::tlm_generic_payload& trans) {
-    return out->transport_dbg(trans);
-}
+unsigned Link::transport_dbg(tlm::tlm_generic_payload& trans) { return out->transport_dbg(trans); }
 
 // ---------------------------------------------------------------- statistics
 

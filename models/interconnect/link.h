@@ -31,9 +31,9 @@
 #include <cstdint>
 #include <deque>
 
-#include <tlm_utils/peq_with_cb_and_phase.h>
 #include <systemc>
 #include <tlm>
+#include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -55,8 +55,7 @@ public:
     using Schedule = LinkTiming::Schedule;
 
     SC_HAS_PROCESS(Link);
-    Link(const sc_core::sc_module_name& name, unsigned src_unit, unsigned dst_unit,
-         const LinkParams& params);
+    Link(const sc_core::sc_module_name& name, unsigned src_unit, unsigned dst_unit, const LinkParams& params);
     /// Attach a probe (before sc_start); nullptr = tracing off.
     void set_trace(TraceSink* sink) { m_timing.set_trace(sink); }
 
@@ -124,10 +123,8 @@ private:
     unsigned transport_dbg(tlm::tlm_generic_payload& trans);
 
     // AT shell (link_at.cpp)
-    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
-                                       sc_core::sc_time& delay);
-    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
-                                       sc_core::sc_time& delay);
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
     /// BEGIN_REQ: accepted while a credit is left, otherwise withheld.
     void begin_request(tlm::tlm_generic_payload& trans);
     void enqueue(tlm::tlm_generic_payload& trans);
@@ -142,7 +139,7 @@ private:
     Link* m_reverse = nullptr;
 
     // AT state
-    std::deque<Transfer> m_queue;   ///< FIFO; the front may be offered downstream
+    std::deque<Transfer> m_queue;                   ///< FIFO; the front may be offered downstream
     tlm::tlm_generic_payload* m_withheld = nullptr; ///< request waiting for a slot
     std::size_t m_max_occupancy = 0;
     uint64_t m_withheld_count = 0;

@@ -1,8 +1,8 @@
 // Link, approximately-timed shell: a credit FIFO with back-pressure in front
 // of the 4-phase handshake of the AT engine (docs/link.md, "AT").
-#include "models/interconnect/link.h"
-
 #include <algorithm>
+
+#include "models/interconnect/link.h"
 
 namespace syncron {
 
@@ -71,8 +71,6 @@ void Link::downstream_response(tlm::tlm_generic_payload& trans) {
     m_resp_peq.notify(trans, tlm::BEGIN_RESP, m_timing.response_arrival(trans, now) - now);
 }
 
-void Link::resp_peq_cb(tlm::tlm_generic_payload& trans, const tlm::tlm_phase&) {
-    m_in_port.respond(0, trans);
-}
+void Link::resp_peq_cb(tlm::tlm_generic_payload& trans, const tlm::tlm_phase&) { m_in_port.respond(0, trans); }
 
 } // namespace syncron

@@ -51,8 +51,7 @@ sc_time LinkTiming::response_arrival(const tlm::tlm_generic_payload& trans, cons
     if (m_reverse == nullptr) return leave; // no reverse link: the response is free
     // Data comes back for a read, and for an atomic (its old value).
     const bool data_back = trans.is_read() || trans.get_extension<AtomicExtension>() != nullptr;
-    if (data_back && trans.is_response_ok())
-        return m_reverse->schedule(trans.get_data_length(), leave, true).arrive;
+    if (data_back && trans.is_response_ok()) return m_reverse->schedule(trans.get_data_length(), leave, true).arrive;
     return leave + m_reverse->latency(); // no data: the fixed latency only
 }
 

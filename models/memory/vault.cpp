@@ -1,8 +1,9 @@
 #include "models/memory/vault.h"
-#include "models/common/hex.h"
 
 #include <algorithm>
 #include <cstring>
+
+#include "models/common/hex.h"
 
 namespace syncron {
 
@@ -25,14 +26,8 @@ bool known_op(AtomicOp op) { return static_cast<uint8_t>(op) <= static_cast<uint
 
 Vault::Vault(std::string name, unsigned unit, unsigned vault, const MemoryParams& params, const AddressMap& map,
              BackingStore& store)
-    : VaultTiming(params),
-      m_name(std::move(name)),
-      m_unit(unit),
-      m_vault(vault),
-      m_map(map),
-      m_store(store),
-      m_banks(params.banks_per_vault),
-      m_page_policy(VaultPagePolicy::make(params.page_policy, *this)),
+    : VaultTiming(params), m_name(std::move(name)), m_unit(unit), m_vault(vault), m_map(map), m_store(store),
+      m_banks(params.banks_per_vault), m_page_policy(VaultPagePolicy::make(params.page_policy, *this)),
       m_bank_conflicts(params.banks_per_vault, 0) {}
 
 // ---------------------------------------------------------------------------
@@ -47,10 +42,10 @@ tlm::tlm_response_status Vault::check(const tlm::tlm_generic_payload& trans, boo
     // (an access crossing the interleave granule is served by the first vault).
     if (addr < base || addr >= end || len > end - addr || m_map.vault_of(addr) != m_vault) {
         if (warn) {
-            SC_REPORT_WARNING(m_name.c_str(), ("address " + hex(addr) + " (+" + std::to_string(len) +
-                                               " B) is not in unit " + std::to_string(m_unit) + " vault " +
-                                               std::to_string(m_vault))
-                                                  .c_str());
+            SC_REPORT_WARNING(m_name.c_str(),
+                              ("address " + hex(addr) + " (+" + std::to_string(len) + " B) is not in unit " +
+                               std::to_string(m_unit) + " vault " + std::to_string(m_vault))
+                                  .c_str());
         }
         return tlm::TLM_ADDRESS_ERROR_RESPONSE;
     }
@@ -182,8 +177,7 @@ sc_time Vault::serve_booked(tlm::tlm_generic_payload& trans, const sc_time& now,
     VaultBank& b = m_banks[bank];
     // Nothing can arrive before the current time: older bookings are dead.
     b.calendar.prune(now);
-    const sc_time start =
-        b.calendar.book(arrival, atomic ? atomic_bank_occupancy(len) : bank_occupancy(is_write, len));
+    const sc_time start = b.calendar.book(arrival, atomic ? atomic_bank_occupancy(len) : bank_occupancy(is_write, len));
     if (start > arrival) ++m_bank_conflicts[bank];
     b.open = false; // closed page: every access activates its row and precharges
     ++m_row_misses;
@@ -195,7 +189,12 @@ sc_time Vault::serve_booked(tlm::tlm_generic_payload& trans, const sc_time& now,
 
 VaultRequest Vault::decode(tlm::tlm_generic_payload& trans, const sc_time& arrival) const {
     const uint64_t addr = trans.get_address();
-    return {&trans, m_map.bank_of(addr), m_map.row_of(addr), trans.is_write(), trans.get_data_length(), arrival,
+    return {&trans,
+            m_map.bank_of(addr),
+            m_map.row_of(addr),
+            trans.is_write(),
+            trans.get_data_length(),
+            arrival,
             trans.get_extension<AtomicExtension>()};
 }
 

@@ -10,9 +10,7 @@ using sc_core::sc_time;
 
 VaultController::VaultController(const sc_core::sc_module_name& name, unsigned unit, unsigned vault,
                                  const MemoryParams& params, const AddressMap& map, BackingStore& store)
-    : sc_module(name),
-      Vault(this->name(), unit, vault, params, map, store),
-      socket("socket"),
+    : sc_module(name), Vault(this->name(), unit, vault, params, map, store), socket("socket"),
       m_port(*this, "peq",
              [this](unsigned, tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_time& d) {
                  return socket->nb_transport_bw(t, ph, d);
@@ -21,8 +19,7 @@ VaultController::VaultController(const sc_core::sc_module_name& name, unsigned u
               [this](unsigned, tlm::tlm_generic_payload& t) { response_started(t); }},
              // Every phase takes effect through the queue, END_REQ always on the backward path.
              {/*defer=*/true, /*accept_at_once=*/false}),
-      m_done("done"),
-      m_queue(params.queue_depth) {
+      m_done("done"), m_queue(params.queue_depth) {
     if (params.banks_per_vault == 0 || vault >= params.vaults_per_unit || unit >= map.units())
         SC_REPORT_ERROR(this->name(), "vault controller: unit/vault index or bank count out of range");
     if (params.queue_depth == 0) SC_REPORT_ERROR(this->name(), "vault controller: queue_depth must be at least 1");

@@ -42,8 +42,8 @@ public:
 
     /// `store` is the unit's memory, shared by the unit's vaults; it must
     /// outlive this module. `map` must outlive it as well.
-    VaultController(const sc_core::sc_module_name& name, unsigned unit, unsigned vault,
-                    const MemoryParams& params, const AddressMap& map, BackingStore& store);
+    VaultController(const sc_core::sc_module_name& name, unsigned unit, unsigned vault, const MemoryParams& params,
+                    const AddressMap& map, BackingStore& store);
     /// Attach a probe (before sc_start): AT queue depth changes; nullptr = off.
     void set_trace(TraceSink* sink) { m_trace = sink; }
     SC_HAS_PROCESS(VaultController);
@@ -69,8 +69,7 @@ private:
     bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
 
     // AT shell: the port runs the handshake, the vault decides admission and timing.
-    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
-                                       sc_core::sc_time& delay);
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
     /// BEGIN_REQ took effect: errors answer at once, a request is queued or withheld.
     void begin_req(tlm::tlm_generic_payload& trans);
     /// Put a validated request in the queue and send END_REQ.

@@ -6,9 +6,9 @@ namespace syncron {
 
 std::string to_string(const Message& m) {
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%s addr=0x%llx se=%u core=%u info=0x%llx",
-                  std::string(to_string(m.op)).c_str(), static_cast<unsigned long long>(m.addr),
-                  unsigned(m.se), unsigned(m.core), static_cast<unsigned long long>(m.info));
+    std::snprintf(buf, sizeof buf, "%s addr=0x%llx se=%u core=%u info=0x%llx", std::string(to_string(m.op)).c_str(),
+                  static_cast<unsigned long long>(m.addr), unsigned(m.se), unsigned(m.core),
+                  static_cast<unsigned long long>(m.info));
     return buf;
 }
 

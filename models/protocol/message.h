@@ -10,11 +10,11 @@
 namespace syncron {
 
 struct Message {
-    uint64_t addr = 0;   ///< address of the synchronization variable
+    uint64_t addr = 0; ///< address of the synchronization variable
     Opcode op = Opcode::lock_acquire_local;
-    uint16_t core = 0;   ///< local ID of the core within its unit (local/overflow messages)
-    uint16_t se = 0;     ///< global ID of the SE: sender of global/overflow requests, target of their replies
-    uint64_t info = 0;   ///< MessageInfo: barrier #cores, semaphore #resources, condvar lock address
+    uint16_t core = 0; ///< local ID of the core within its unit (local/overflow messages)
+    uint16_t se = 0;   ///< global ID of the SE: sender of global/overflow requests, target of their replies
+    uint64_t info = 0; ///< MessageInfo: barrier #cores, semaphore #resources, condvar lock address
 
     bool operator==(const Message& o) const {
         return addr == o.addr && op == o.op && core == o.core && se == o.se && info == o.info;

@@ -5,21 +5,47 @@
 namespace syncron {
 namespace {
 constexpr std::array<std::string_view, kOpcodeCount> kNames = {
-    "lock_acquire_global", "lock_acquire_local", "lock_acquire_overflow",
-    "lock_release_global", "lock_release_local", "lock_release_overflow",
-    "lock_grant_global", "lock_grant_local", "lock_grant_overflow",
-    "barrier_wait_global", "barrier_wait_local_within_unit", "barrier_wait_local_across_units",
-    "barrier_wait_overflow", "barrier_depart_global", "barrier_depart_local",
+    "lock_acquire_global",
+    "lock_acquire_local",
+    "lock_acquire_overflow",
+    "lock_release_global",
+    "lock_release_local",
+    "lock_release_overflow",
+    "lock_grant_global",
+    "lock_grant_local",
+    "lock_grant_overflow",
+    "barrier_wait_global",
+    "barrier_wait_local_within_unit",
+    "barrier_wait_local_across_units",
+    "barrier_wait_overflow",
+    "barrier_depart_global",
+    "barrier_depart_local",
     "barrier_departure_overflow",
-    "sem_wait_global", "sem_wait_local", "sem_wait_overflow",
-    "sem_grant_global", "sem_grant_local", "sem_grant_overflow",
-    "sem_post_global", "sem_post_local", "sem_post_overflow",
-    "cond_wait_global", "cond_wait_local", "cond_wait_overflow",
-    "cond_signal_global", "cond_signal_local", "cond_signal_overflow",
-    "cond_broad_global", "cond_broad_local", "cond_broad_overflow",
-    "cond_grant_global", "cond_grant_local", "cond_grant_overflow",
+    "sem_wait_global",
+    "sem_wait_local",
+    "sem_wait_overflow",
+    "sem_grant_global",
+    "sem_grant_local",
+    "sem_grant_overflow",
+    "sem_post_global",
+    "sem_post_local",
+    "sem_post_overflow",
+    "cond_wait_global",
+    "cond_wait_local",
+    "cond_wait_overflow",
+    "cond_signal_global",
+    "cond_signal_local",
+    "cond_signal_overflow",
+    "cond_broad_global",
+    "cond_broad_local",
+    "cond_broad_overflow",
+    "cond_grant_global",
+    "cond_grant_local",
+    "cond_grant_overflow",
     "decrease_indexing_counter",
-    "abort_local", "abort_global", "abort_overflow",
+    "abort_local",
+    "abort_global",
+    "abort_overflow",
 };
 static_assert(static_cast<unsigned>(Opcode::decrease_indexing_counter) + 1 == kPaperOpcodeCount);
 static_assert(static_cast<unsigned>(Opcode::abort_overflow) + 1 == kOpcodeCount);
@@ -78,30 +104,39 @@ bool level_table_matches_names() {
 
 bool is_acquire_type(Opcode op) {
     switch (op) {
-    case Opcode::lock_acquire_global: case Opcode::lock_acquire_local: case Opcode::lock_acquire_overflow:
-    case Opcode::barrier_wait_global: case Opcode::barrier_wait_local_within_unit:
-    case Opcode::barrier_wait_local_across_units: case Opcode::barrier_wait_overflow:
-    case Opcode::sem_wait_global: case Opcode::sem_wait_local: case Opcode::sem_wait_overflow:
-    case Opcode::cond_wait_global: case Opcode::cond_wait_local: case Opcode::cond_wait_overflow:
-        return true;
+    case Opcode::lock_acquire_global:
+    case Opcode::lock_acquire_local:
+    case Opcode::lock_acquire_overflow:
+    case Opcode::barrier_wait_global:
+    case Opcode::barrier_wait_local_within_unit:
+    case Opcode::barrier_wait_local_across_units:
+    case Opcode::barrier_wait_overflow:
+    case Opcode::sem_wait_global:
+    case Opcode::sem_wait_local:
+    case Opcode::sem_wait_overflow:
+    case Opcode::cond_wait_global:
+    case Opcode::cond_wait_local:
+    case Opcode::cond_wait_overflow: return true;
     default: return false;
     }
 }
 
 bool is_core_request(Opcode op) {
     switch (op) {
-    case Opcode::lock_acquire_local: case Opcode::lock_release_local:
-    case Opcode::barrier_wait_local_within_unit: case Opcode::barrier_wait_local_across_units:
-    case Opcode::sem_wait_local: case Opcode::sem_post_local:
-    case Opcode::cond_wait_local: case Opcode::cond_signal_local: case Opcode::cond_broad_local:
-        return true;
+    case Opcode::lock_acquire_local:
+    case Opcode::lock_release_local:
+    case Opcode::barrier_wait_local_within_unit:
+    case Opcode::barrier_wait_local_across_units:
+    case Opcode::sem_wait_local:
+    case Opcode::sem_post_local:
+    case Opcode::cond_wait_local:
+    case Opcode::cond_signal_local:
+    case Opcode::cond_broad_local: return true;
     default: return false;
     }
 }
 
-bool is_sync_request(Opcode op) {
-    return is_core_request(op) && is_acquire_type(op);
-}
+bool is_sync_request(Opcode op) { return is_core_request(op) && is_acquire_type(op); }
 
 Opcode grant_of(Opcode request) {
     switch (request) {
@@ -116,26 +151,37 @@ Opcode grant_of(Opcode request) {
 
 Opcode local_opcode_of(Opcode request) {
     switch (request) {
-    case Opcode::lock_acquire_global: case Opcode::lock_acquire_overflow: return Opcode::lock_acquire_local;
-    case Opcode::lock_release_global: case Opcode::lock_release_overflow: return Opcode::lock_release_local;
-    case Opcode::barrier_wait_global: case Opcode::barrier_wait_overflow:
-        return Opcode::barrier_wait_local_across_units;
-    case Opcode::sem_wait_global: case Opcode::sem_wait_overflow: return Opcode::sem_wait_local;
-    case Opcode::sem_post_global: case Opcode::sem_post_overflow: return Opcode::sem_post_local;
-    case Opcode::cond_wait_global: case Opcode::cond_wait_overflow: return Opcode::cond_wait_local;
-    case Opcode::cond_signal_global: case Opcode::cond_signal_overflow: return Opcode::cond_signal_local;
-    case Opcode::cond_broad_global: case Opcode::cond_broad_overflow: return Opcode::cond_broad_local;
+    case Opcode::lock_acquire_global:
+    case Opcode::lock_acquire_overflow: return Opcode::lock_acquire_local;
+    case Opcode::lock_release_global:
+    case Opcode::lock_release_overflow: return Opcode::lock_release_local;
+    case Opcode::barrier_wait_global:
+    case Opcode::barrier_wait_overflow: return Opcode::barrier_wait_local_across_units;
+    case Opcode::sem_wait_global:
+    case Opcode::sem_wait_overflow: return Opcode::sem_wait_local;
+    case Opcode::sem_post_global:
+    case Opcode::sem_post_overflow: return Opcode::sem_post_local;
+    case Opcode::cond_wait_global:
+    case Opcode::cond_wait_overflow: return Opcode::cond_wait_local;
+    case Opcode::cond_signal_global:
+    case Opcode::cond_signal_overflow: return Opcode::cond_signal_local;
+    case Opcode::cond_broad_global:
+    case Opcode::cond_broad_overflow: return Opcode::cond_broad_local;
     default: return request;
     }
 }
 
 Opcode overflow_opcode_of(Opcode request) {
     switch (request) {
-    case Opcode::lock_acquire_local: case Opcode::lock_acquire_global: return Opcode::lock_acquire_overflow;
-    case Opcode::barrier_wait_local_within_unit: case Opcode::barrier_wait_local_across_units:
+    case Opcode::lock_acquire_local:
+    case Opcode::lock_acquire_global: return Opcode::lock_acquire_overflow;
+    case Opcode::barrier_wait_local_within_unit:
+    case Opcode::barrier_wait_local_across_units:
     case Opcode::barrier_wait_global: return Opcode::barrier_wait_overflow;
-    case Opcode::sem_wait_local: case Opcode::sem_wait_global: return Opcode::sem_wait_overflow;
-    case Opcode::cond_wait_local: case Opcode::cond_wait_global: return Opcode::cond_wait_overflow;
+    case Opcode::sem_wait_local:
+    case Opcode::sem_wait_global: return Opcode::sem_wait_overflow;
+    case Opcode::cond_wait_local:
+    case Opcode::cond_wait_global: return Opcode::cond_wait_overflow;
     default: return request;
     }
 }

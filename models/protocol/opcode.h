@@ -9,22 +9,46 @@ namespace syncron {
 
 enum class Opcode : uint8_t {
     // lock
-    lock_acquire_global, lock_acquire_local, lock_acquire_overflow,
-    lock_release_global, lock_release_local, lock_release_overflow,
-    lock_grant_global, lock_grant_local, lock_grant_overflow,
+    lock_acquire_global,
+    lock_acquire_local,
+    lock_acquire_overflow,
+    lock_release_global,
+    lock_release_local,
+    lock_release_overflow,
+    lock_grant_global,
+    lock_grant_local,
+    lock_grant_overflow,
     // barrier
-    barrier_wait_global, barrier_wait_local_within_unit, barrier_wait_local_across_units,
-    barrier_wait_overflow, barrier_depart_global, barrier_depart_local,
+    barrier_wait_global,
+    barrier_wait_local_within_unit,
+    barrier_wait_local_across_units,
+    barrier_wait_overflow,
+    barrier_depart_global,
+    barrier_depart_local,
     barrier_departure_overflow,
     // semaphore
-    sem_wait_global, sem_wait_local, sem_wait_overflow,
-    sem_grant_global, sem_grant_local, sem_grant_overflow,
-    sem_post_global, sem_post_local, sem_post_overflow,
+    sem_wait_global,
+    sem_wait_local,
+    sem_wait_overflow,
+    sem_grant_global,
+    sem_grant_local,
+    sem_grant_overflow,
+    sem_post_global,
+    sem_post_local,
+    sem_post_overflow,
     // condition variable
-    cond_wait_global, cond_wait_local, cond_wait_overflow,
-    cond_signal_global, cond_signal_local, cond_signal_overflow,
-    cond_broad_global, cond_broad_local, cond_broad_overflow,
-    cond_grant_global, cond_grant_local, cond_grant_overflow,
+    cond_wait_global,
+    cond_wait_local,
+    cond_wait_overflow,
+    cond_signal_global,
+    cond_signal_local,
+    cond_signal_overflow,
+    cond_broad_global,
+    cond_broad_local,
+    cond_broad_overflow,
+    cond_grant_global,
+    cond_grant_local,
+    cond_grant_overflow,
     // other
     decrease_indexing_counter,
     // Model extension (not in Table 3): the non-integrated, MiSAR-style
@@ -32,7 +56,9 @@ enum class Opcode : uint8_t {
     // core (local), a Master SE tells an SE (global), or a Master SE tells an
     // SE about one of its cores (overflow) that a request was aborted.
     // MessageInfo: see abort_info() below.
-    abort_local, abort_global, abort_overflow,
+    abort_local,
+    abort_global,
+    abort_overflow,
 };
 
 /// Opcodes of paper Table 3 (raw values 0..37).
@@ -52,21 +78,21 @@ Primitive primitive_of(Opcode op);
 
 /// Level of every opcode, in Opcode order (asked for every message).
 inline constexpr Level kOpcodeLevels[kOpcodeCount] = {
-    Level::global, Level::local, Level::overflow,   // lock_acquire_*
-    Level::global, Level::local, Level::overflow,   // lock_release_*
-    Level::global, Level::local, Level::overflow,   // lock_grant_*
-    Level::global, Level::local, Level::local,      // barrier_wait_global, _local_within_unit, _local_across_units
-    Level::overflow, Level::global, Level::local,   // barrier_wait_overflow, barrier_depart_global, _local
-    Level::overflow,                                // barrier_departure_overflow
-    Level::global, Level::local, Level::overflow,   // sem_wait_*
-    Level::global, Level::local, Level::overflow,   // sem_grant_*
-    Level::global, Level::local, Level::overflow,   // sem_post_*
-    Level::global, Level::local, Level::overflow,   // cond_wait_*
-    Level::global, Level::local, Level::overflow,   // cond_signal_*
-    Level::global, Level::local, Level::overflow,   // cond_broad_*
-    Level::global, Level::local, Level::overflow,   // cond_grant_*
-    Level::other,                                   // decrease_indexing_counter
-    Level::local, Level::global, Level::overflow,   // abort_*
+    Level::global,   Level::local,  Level::overflow, // lock_acquire_*
+    Level::global,   Level::local,  Level::overflow, // lock_release_*
+    Level::global,   Level::local,  Level::overflow, // lock_grant_*
+    Level::global,   Level::local,  Level::local,    // barrier_wait_global, _local_within_unit, _local_across_units
+    Level::overflow, Level::global, Level::local,    // barrier_wait_overflow, barrier_depart_global, _local
+    Level::overflow,                                 // barrier_departure_overflow
+    Level::global,   Level::local,  Level::overflow, // sem_wait_*
+    Level::global,   Level::local,  Level::overflow, // sem_grant_*
+    Level::global,   Level::local,  Level::overflow, // sem_post_*
+    Level::global,   Level::local,  Level::overflow, // cond_wait_*
+    Level::global,   Level::local,  Level::overflow, // cond_signal_*
+    Level::global,   Level::local,  Level::overflow, // cond_broad_*
+    Level::global,   Level::local,  Level::overflow, // cond_grant_*
+    Level::other,                                    // decrease_indexing_counter
+    Level::local,    Level::global, Level::overflow, // abort_*
 };
 inline Level level_of(Opcode op) {
     const unsigned i = static_cast<unsigned>(op);

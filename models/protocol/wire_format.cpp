@@ -1,7 +1,6 @@
 #include "models/protocol/wire_format.h"
 
 #include <algorithm>
-
 #include <stdexcept>
 #include <string>
 
@@ -51,8 +50,8 @@ uint64_t get_bits(const uint8_t* bytes, unsigned pos, unsigned width) {
 }
 
 std::string layout_text(const WireLayout& l) {
-    return "layout core_bits=" + std::to_string(l.core_bits) + " + se_bits=" +
-           std::to_string(l.se_bits) + " exceeds the 6-bit CoreID";
+    return "layout core_bits=" + std::to_string(l.core_bits) + " + se_bits=" + std::to_string(l.se_bits) +
+           " exceeds the 6-bit CoreID";
 }
 
 // Empty when the message has a wire form; otherwise why not. Shared by
@@ -60,18 +59,18 @@ std::string layout_text(const WireLayout& l) {
 std::string wire_problem(const Message& m, const WireLayout& layout) {
     if (!layout_fits_wire(layout)) return layout_text(layout);
     const unsigned raw = static_cast<unsigned>(m.op);
-    if (raw >= kOpcodeCount) return "opcode " + std::to_string(raw) + " is not one of the " + std::to_string(kOpcodeCount) + " opcodes";
+    if (raw >= kOpcodeCount)
+        return "opcode " + std::to_string(raw) + " is not one of the " + std::to_string(kOpcodeCount) + " opcodes";
     const Level level = level_of(m.op);
     if (split_core_id(m.op)) {
         if (!fits_bits(m.core, layout.core_bits))
-            return "core " + std::to_string(m.core) + " does not fit in the " +
-                   std::to_string(layout.core_bits) + " core bits of the 6-bit CoreID";
+            return "core " + std::to_string(m.core) + " does not fit in the " + std::to_string(layout.core_bits) +
+                   " core bits of the 6-bit CoreID";
         if (!fits_bits(m.se, layout.se_bits))
-            return "se " + std::to_string(m.se) + " does not fit in the " +
-                   std::to_string(layout.se_bits) + " SE bits of the 6-bit CoreID";
+            return "se " + std::to_string(m.se) + " does not fit in the " + std::to_string(layout.se_bits) +
+                   " SE bits of the 6-bit CoreID";
     } else if (level == Level::global) {
-        if (!fits_bits(m.se, kCoreIdBits))
-            return "se " + std::to_string(m.se) + " does not fit in the 6-bit CoreID";
+        if (!fits_bits(m.se, kCoreIdBits)) return "se " + std::to_string(m.se) + " does not fit in the 6-bit CoreID";
     } else if (!fits_bits(m.core, kCoreIdBits)) {
         return "core " + std::to_string(m.core) + " does not fit in the 6-bit CoreID";
     }

@@ -31,12 +31,10 @@ inline constexpr unsigned kOpcodeBits = 6;
 
 /// How the 6-bit CoreID of overflow messages splits into SE and core IDs.
 struct WireLayout {
-    unsigned core_bits = 4;  ///< low bits: local core ID
-    unsigned se_bits = 2;    ///< high bits: SE global ID
+    unsigned core_bits = 4; ///< low bits: local core ID
+    unsigned se_bits = 2;   ///< high bits: SE global ID
 
-    bool operator==(const WireLayout& o) const {
-        return core_bits == o.core_bits && se_bits == o.se_bits;
-    }
+    bool operator==(const WireLayout& o) const { return core_bits == o.core_bits && se_bits == o.se_bits; }
     bool operator!=(const WireLayout& o) const { return !(*this == o); }
 };
 

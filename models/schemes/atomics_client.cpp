@@ -29,8 +29,8 @@ void AtomicsClient::acquire(CoreServices& core, uint64_t lock) {
         const uint64_t owner = core.atomic(AtomicOp::cas, lock, me, 0, kWord);
         if (owner == 0) return;
         if (owner == me) {
-            SC_REPORT_ERROR(kMsgType, (std::string(core.name()) + ": lock_acquire of a lock the core already holds")
-                                          .c_str());
+            SC_REPORT_ERROR(kMsgType,
+                            (std::string(core.name()) + ": lock_acquire of a lock the core already holds").c_str());
             return;
         }
         back_off(core, failures);
@@ -56,7 +56,7 @@ void AtomicsClient::barrier(CoreServices& core, uint64_t b, uint64_t participant
     const uint64_t episode = core.load(b + kWord, kWord);
     const uint64_t arrived = core.atomic(AtomicOp::faa, b, 1, 0, kWord) + 1;
     if (arrived >= participants) {
-        core.store(b, 0, kWord);                          // reset for the next episode first,
+        core.store(b, 0, kWord);                            // reset for the next episode first,
         core.atomic(AtomicOp::faa, b + kWord, 1, 0, kWord); // then let everyone go
         return;
     }
@@ -94,9 +94,9 @@ void AtomicsClient::request(CoreServices& core, Opcode op, uint64_t var, uint64_
     case Opcode::cond_signal_local:
     case Opcode::cond_broad_local: core.atomic(AtomicOp::faa, var, 1, 0, kWord); break;
     default:
-        SC_REPORT_ERROR(kMsgType, (std::string(core.name()) + ": " + std::string(to_string(op)) +
-                                   " is not a core request")
-                                      .c_str());
+        SC_REPORT_ERROR(
+            kMsgType,
+            (std::string(core.name()) + ": " + std::string(to_string(op)) + " is not a core request").c_str());
     }
 }
 

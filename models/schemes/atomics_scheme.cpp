@@ -24,7 +24,10 @@ void AtomicsScheme::report_stats(const StatContext&, nlohmann::json& out) const 
         failures += s.cas_failures;
     }
     for (const auto& c : m_clients) attempts_failed += c->failed_attempts();
-    out["atomics"] = {{"cas", ops[0]}, {"swap", ops[1]}, {"faa", ops[2]}, {"cas_failures", failures},
+    out["atomics"] = {{"cas", ops[0]},
+                      {"swap", ops[1]},
+                      {"faa", ops[2]},
+                      {"cas_failures", failures},
                       {"failed_attempts", attempts_failed}};
 }
 

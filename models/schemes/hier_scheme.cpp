@@ -6,8 +6,7 @@ namespace syncron {
 
 void HierScheme::build_clients(SchemePlatform& platform) {
     const SeTopology* topology = &platform.topology();
-    m_client = MessageClient::hier(platform.address_map(),
-                                   [topology](unsigned u) { return topology->server_core(u); });
+    m_client = MessageClient::hier(platform.address_map(), [topology](unsigned u) { return topology->server_core(u); });
     inject_everywhere(platform, *m_client);
 }
 

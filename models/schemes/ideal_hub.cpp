@@ -69,7 +69,7 @@ sc_core::sc_time IdealHub::reply_time(const Message& m, const sc_core::sc_time& 
     }
     case Opcode::sem_grant_local: {
         if (m.op != Opcode::sem_wait_local || h.banked.empty()) return at; // woken by this post
-        const sc_core::sc_time posted = *h.banked.begin(); // granted from a banked post
+        const sc_core::sc_time posted = *h.banked.begin();                 // granted from a banked post
         h.banked.erase(h.banked.begin());
         return std::max(at, posted);
     }
@@ -105,8 +105,6 @@ void IdealHub::read(uint64_t addr, uint8_t* data, unsigned len) {
     std::memcpy(data, it->second.data(), std::min<size_t>(len, it->second.size()));
 }
 
-void IdealHub::write(uint64_t addr, const uint8_t* data, unsigned len) {
-    m_memory[addr].assign(data, data + len);
-}
+void IdealHub::write(uint64_t addr, const uint8_t* data, unsigned len) { m_memory[addr].assign(data, data + len); }
 
 } // namespace syncron

@@ -5,21 +5,17 @@
 
 namespace syncron {
 
-MessageClient::MessageClient(Destination dest, bool flat_core_ids)
-    : m_dest(std::move(dest)), m_flat(flat_core_ids) {}
+MessageClient::MessageClient(Destination dest, bool flat_core_ids) : m_dest(std::move(dest)), m_flat(flat_core_ids) {}
 
 std::unique_ptr<MessageClient> MessageClient::syncron(const AddressMap& map) {
-    return std::make_unique<MessageClient>([&map](unsigned unit, uint64_t) { return map.se_address(unit); },
-                                           false);
+    return std::make_unique<MessageClient>([&map](unsigned unit, uint64_t) { return map.se_address(unit); }, false);
 }
 
 std::unique_ptr<MessageClient> MessageClient::flat(const AddressMap& map) {
     // A variable outside memory has no Master SE: send it to the own SE,
     // which rejects it with an error naming the address.
     return std::make_unique<MessageClient>(
-        [&map](unsigned unit, uint64_t var) {
-            return map.se_address(map.is_memory(var) ? map.home_unit(var) : unit);
-        },
+        [&map](unsigned unit, uint64_t var) { return map.se_address(map.is_memory(var) ? map.home_unit(var) : unit); },
         true);
 }
 

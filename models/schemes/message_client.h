@@ -26,8 +26,7 @@ public:
     static std::unique_ptr<MessageClient> syncron(const AddressMap& map);
     static std::unique_ptr<MessageClient> flat(const AddressMap& map);
     /// Every request to the server core (server_unit, server_core).
-    static std::unique_ptr<MessageClient> central(const AddressMap& map, unsigned server_unit,
-                                                  unsigned server_core);
+    static std::unique_ptr<MessageClient> central(const AddressMap& map, unsigned server_unit, unsigned server_core);
     /// Every request to the server core of the client's own unit;
     /// server_core(unit) is that core's local ID.
     static std::unique_ptr<MessageClient> hier(const AddressMap& map,

@@ -35,8 +35,8 @@ void MisarClient::request(CoreServices& core, Opcode op, uint64_t var, uint64_t 
     }
     for (;;) {
         const auto reply = core.exchange(se, core.message(op, var, info), grant_of(op), Opcode::abort_local);
-        if (!reply) return; // rejected (reported)
-        if (reply->op != Opcode::abort_local) { // granted in hardware
+        if (!reply) return;                                          // rejected (reported)
+        if (reply->op != Opcode::abort_local) {                      // granted in hardware
             if (op == Opcode::cond_wait_local) released(core, info); // the SE released the lock inside
             return;
         }

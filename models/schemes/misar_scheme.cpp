@@ -28,9 +28,8 @@ void MisarScheme::report_stats(const StatContext& ctx, nlohmann::json& out) cons
     ServerScheme::report_stats(ctx, out);
     uint64_t fallbacks = 0, retries = 0;
     for (const auto& c : m_clients) fallbacks += c->fallbacks(), retries += c->retries();
-    out["misar"] = {{"aborts", platform().messages_sent(Opcode::abort_local)},
-                    {"fallbacks", fallbacks},
-                    {"retries", retries}};
+    out["misar"] = {
+        {"aborts", platform().messages_sent(Opcode::abort_local)}, {"fallbacks", fallbacks}, {"retries", retries}};
 }
 
 } // namespace syncron

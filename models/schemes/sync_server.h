@@ -33,11 +33,11 @@ public:
 
     struct Config {
         Role role = Role::central;
-        unsigned unit = 0;           ///< where the server core sits
-        SeTopology topology;         ///< of its SeCore (flat for central and fallback)
+        unsigned unit = 0;   ///< where the server core sits
+        SeTopology topology; ///< of its SeCore (flat for central and fallback)
         ServerParams params;
-        bool cached = false;         ///< the table goes through the server core's L1
-        uint64_t table_base = 0;     ///< the table's memory (table_entries x 64 B in `unit`)
+        bool cached = false;     ///< the table goes through the server core's L1
+        uint64_t table_base = 0; ///< the table's memory (table_entries x 64 B in `unit`)
         /// MMIO address of an outgoing message's destination.
         std::function<uint64_t(const Outgoing&)> address_of;
         /// fallback: MMIO address of a variable's Master SE (for the reports).
@@ -45,10 +45,10 @@ public:
     };
 
     struct Stats {
-        uint64_t handled = 0;                 ///< messages served
-        sc_core::sc_time busy;                ///< time spent serving them
-        uint64_t reports = 0;                 ///< fallback: decrease_indexing_counter sent to Master SEs
-        uint64_t diverted_served = 0;         ///< fallback: messages counted towards the reports
+        uint64_t handled = 0;         ///< messages served
+        sc_core::sc_time busy;        ///< time spent serving them
+        uint64_t reports = 0;         ///< fallback: decrease_indexing_counter sent to Master SEs
+        uint64_t diverted_served = 0; ///< fallback: messages counted towards the reports
     };
 
     explicit SyncServer(Config config);

@@ -1,9 +1,9 @@
 #include "models/se/se_module.h"
 
-#include "models/tlm/payload_fill.h"
-
 #include <algorithm>
 #include <stdexcept>
+
+#include "models/tlm/payload_fill.h"
 
 namespace syncron {
 
@@ -15,13 +15,11 @@ namespace {
 constexpr const char* kMsgType = "/syncron/se";
 }
 
-SeModule::SeModule(sc_core::sc_module_name name, unsigned unit, const SeParams& params,
-                   SeTopology topology, const AddressMap& map)
-    : sc_module(name), in("in"), to_cores("to_cores"), to_ses("to_ses"), to_mem("to_mem"),
-      m_unit(unit), m_params(params), m_map(map),
-      m_layout(layout_for(topology.units, topology.cores_per_unit)),
-      m_wire_ok(layout_fits_wire(m_layout)),
-      m_core(unit, params, std::move(topology), this),
+SeModule::SeModule(sc_core::sc_module_name name, unsigned unit, const SeParams& params, SeTopology topology,
+                   const AddressMap& map)
+    : sc_module(name), in("in"), to_cores("to_cores"), to_ses("to_ses"), to_mem("to_mem"), m_unit(unit),
+      m_params(params), m_map(map), m_layout(layout_for(topology.units, topology.cores_per_unit)),
+      m_wire_ok(layout_fits_wire(m_layout)), m_core(unit, params, std::move(topology), this),
       m_cycle(1.0 / (params.clock_ghz > 0 ? params.clock_ghz : 1.0), SC_NS),
       m_in_port(*this, "in_peq",
                 [this](unsigned, tlm::tlm_generic_payload& t, tlm::tlm_phase& p, sc_time& d) {
@@ -39,7 +37,8 @@ SeModule::SeModule(sc_core::sc_module_name name, unsigned unit, const SeParams& 
                   [this](unsigned i, tlm::tlm_generic_payload& t) { at_response(i, t); }},
                  {/*defer=*/true}) {
     if (!(params.clock_ghz > 0)) throw std::invalid_argument("SeModule: se.clock_ghz must be positive");
-    if (params.cycles_per_message == 0) throw std::invalid_argument("SeModule: se.cycles_per_message must be at least 1");
+    if (params.cycles_per_message == 0)
+        throw std::invalid_argument("SeModule: se.cycles_per_message must be at least 1");
     in.register_b_transport(this, &SeModule::b_transport);
     in.register_nb_transport_fw(this, &SeModule::nb_transport_fw);
     in.register_transport_dbg(this, &SeModule::transport_dbg);
@@ -79,8 +78,8 @@ bool SeModule::decode(tlm::tlm_generic_payload& trans, Message& msg, std::string
             return false;
         }
     } else {
-        why = "SE message needs a SyncronExtension or " + std::to_string(kWireBytes) +
-              " bytes of wire form, got " + std::to_string(trans.get_data_length()) + " bytes";
+        why = "SE message needs a SyncronExtension or " + std::to_string(kWireBytes) + " bytes of wire form, got " +
+              std::to_string(trans.get_data_length()) + " bytes";
         trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
         return false;
     }
@@ -114,8 +113,8 @@ void SeModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
 unsigned SeModule::transport_dbg(tlm::tlm_generic_payload& trans) {
     // Debug access reads the wire form of the next buffered message; it
     // never advances time or changes state.
-    if (trans.get_command() != tlm::TLM_READ_COMMAND || trans.get_data_length() < kWireBytes ||
-        m_buffer.empty() || !m_wire_ok)
+    if (trans.get_command() != tlm::TLM_READ_COMMAND || trans.get_data_length() < kWireBytes || m_buffer.empty() ||
+        !m_wire_ok)
         return 0;
     const auto bytes = pack(m_buffer.front().msg, m_layout);
     std::copy(bytes.begin(), bytes.end(), trans.get_data_ptr());
@@ -185,8 +184,7 @@ unsigned SeModule::waiting_at(const sc_time& t) const {
 
 void SeModule::note_st_change(const sc_time& at) {
     if (at < m_stats.last_change) return; // cannot happen: the SPU's time never goes back
-    m_stats.st_occupancy_integral_ns +=
-        m_core.table().occupancy() * (at - m_stats.last_change).to_seconds() * 1e9;
+    m_stats.st_occupancy_integral_ns += m_core.table().occupancy() * (at - m_stats.last_change).to_seconds() * 1e9;
     m_stats.last_change = at;
 }
 
@@ -194,9 +192,8 @@ double SeModule::st_occupancy_avg(const sc_time& now) const {
     const double total_ns = now.to_seconds() * 1e9;
     if (total_ns <= 0) return 0;
     // The SPU may have run ahead of `now` (LT decoupling): no tail then.
-    const double tail = now > m_stats.last_change
-                            ? m_core.table().occupancy() * (now - m_stats.last_change).to_seconds() * 1e9
-                            : 0.0;
+    const double tail =
+        now > m_stats.last_change ? m_core.table().occupancy() * (now - m_stats.last_change).to_seconds() * 1e9 : 0.0;
     return (m_stats.st_occupancy_integral_ns + tail) / total_ns;
 }
 
@@ -314,9 +311,7 @@ void SeModule::emit(const Outgoing& o, const sc_time& delay) {
     if (trans.is_response_error()) report_delivery_error(trans);
 }
 
-void SeModule::read(uint64_t addr, uint8_t* data, unsigned len) {
-    mem_access(tlm::TLM_READ_COMMAND, addr, data, len);
-}
+void SeModule::read(uint64_t addr, uint8_t* data, unsigned len) { mem_access(tlm::TLM_READ_COMMAND, addr, data, len); }
 
 void SeModule::write(uint64_t addr, const uint8_t* data, unsigned len) {
     mem_access(tlm::TLM_WRITE_COMMAND, addr, const_cast<uint8_t*>(data), len);

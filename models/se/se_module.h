@@ -25,13 +25,13 @@
 #include "models/common/address_map.h"
 #include "models/common/params.h"
 #include "models/common/stat_provider.h"
+#include "models/protocol/tlm/syncron_extension.h"
+#include "models/protocol/wire_format.h"
+#include "models/se/core/se_core.h"
 #include "models/tlm/at_initiator_port.h"
 #include "models/tlm/at_target_port.h"
 #include "models/tlm/payload_pool.h"
 #include "models/tlm/trace_sink.h"
-#include "models/protocol/tlm/syncron_extension.h"
-#include "models/protocol/wire_format.h"
-#include "models/se/core/se_core.h"
 
 namespace syncron {
 
@@ -145,7 +145,7 @@ private:
     uint64_t m_seq = 0;
     sc_core::sc_event m_arrival;
     SeResult m_result;
-    sc_core::sc_time m_mem_delay;   // accumulated while serving one message
+    sc_core::sc_time m_mem_delay; // accumulated while serving one message
     Stats m_stats;
 
     TraceSink* m_trace = nullptr;
@@ -160,9 +160,9 @@ private:
     // Memory access of the SPU in AT.
     sc_core::sc_event m_mem_done;
     bool m_mem_pending = false;
-    sc_core::sc_time m_msg_start;  // when the SPU started the current message
+    sc_core::sc_time m_msg_start;        // when the SPU started the current message
     sc_core::sc_time m_last_mem_latency; // of the last syncronVar access, for traces
-    sc_core::sc_time m_spu_free;   // when the SPU finishes its last message
+    sc_core::sc_time m_spu_free;         // when the SPU finishes its last message
 };
 
 } // namespace syncron

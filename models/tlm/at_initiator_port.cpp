@@ -7,15 +7,10 @@ using sc_core::sc_time;
 
 AtInitiatorPort::AtInitiatorPort(const sc_core::sc_object& owner, const char* peq_name, Forward forward,
                                  Callbacks callbacks, Options options)
-    : m_owner(owner),
-      m_forward(std::move(forward)),
-      m_cb(std::move(callbacks)),
-      m_opt(options),
+    : m_owner(owner), m_forward(std::move(forward)), m_cb(std::move(callbacks)), m_opt(options),
       m_peq(peq_name, this, &AtInitiatorPort::peq_cb) {}
 
-void AtInitiatorPort::error(const std::string& what) const {
-    SC_REPORT_ERROR(m_owner.name(), what.c_str());
-}
+void AtInitiatorPort::error(const std::string& what) const { SC_REPORT_ERROR(m_owner.name(), what.c_str()); }
 
 void AtInitiatorPort::send(unsigned index, Payload& trans) {
     if (index >= m_open.size()) m_open.resize(index + 1, nullptr);
@@ -71,9 +66,7 @@ void AtInitiatorPort::arrived(Payload& trans, const tlm::tlm_phase& phase, const
         take_effect(trans, phase);
 }
 
-void AtInitiatorPort::peq_cb(Payload& trans, const tlm::tlm_phase& phase) {
-    take_effect(trans, phase);
-}
+void AtInitiatorPort::peq_cb(Payload& trans, const tlm::tlm_phase& phase) { take_effect(trans, phase); }
 
 void AtInitiatorPort::take_effect(Payload& trans, const tlm::tlm_phase& phase) {
     const auto it = m_index.find(&trans);

@@ -19,9 +19,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include <tlm_utils/peq_with_cb_and_phase.h>
 #include <systemc>
 #include <tlm>
+#include <tlm_utils/peq_with_cb_and_phase.h>
 
 namespace syncron {
 
@@ -50,8 +50,7 @@ public:
     /// previous request of `index` must have ended).
     void send(unsigned index, Payload& trans);
     /// The model's nb_transport_bw for socket `index` forwards here.
-    tlm::tlm_sync_enum nb_transport_bw(unsigned index, Payload& trans, tlm::tlm_phase& phase,
-                                       sc_core::sc_time& delay);
+    tlm::tlm_sync_enum nb_transport_bw(unsigned index, Payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
 
     /// A request of `index` is in its request phase.
     bool request_open(unsigned index) const { return index < m_open.size() && m_open[index] != nullptr; }
@@ -69,9 +68,9 @@ private:
     Forward m_forward;
     Callbacks m_cb;
     Options m_opt;
-    std::vector<Payload*> m_open;                          ///< per socket: the request in its phase
-    std::unordered_map<const Payload*, unsigned> m_index;  ///< in flight -> socket index
-    std::unordered_set<const Payload*> m_end_resp_due;     ///< BEGIN_RESP returned: END_RESP owed
+    std::vector<Payload*> m_open;                         ///< per socket: the request in its phase
+    std::unordered_map<const Payload*, unsigned> m_index; ///< in flight -> socket index
+    std::unordered_set<const Payload*> m_end_resp_due;    ///< BEGIN_RESP returned: END_RESP owed
     tlm_utils::peq_with_cb_and_phase<AtInitiatorPort> m_peq;
 };
 

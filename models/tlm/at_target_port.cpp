@@ -16,10 +16,7 @@ void drop(tlm::tlm_generic_payload& t) {
 
 AtTargetPort::AtTargetPort(const sc_core::sc_object& owner, const char* peq_name, Backward backward,
                            Callbacks callbacks, Options options)
-    : m_owner(owner),
-      m_backward(std::move(backward)),
-      m_cb(std::move(callbacks)),
-      m_opt(options),
+    : m_owner(owner), m_backward(std::move(backward)), m_cb(std::move(callbacks)), m_opt(options),
       m_peq(peq_name, this, &AtTargetPort::peq_cb) {}
 
 AtTargetPort::Socket& AtTargetPort::socket(unsigned index) {
@@ -31,9 +28,7 @@ bool AtTargetPort::request_open(unsigned index) const {
     return index < m_sockets.size() && m_sockets[index].request != nullptr;
 }
 
-void AtTargetPort::error(const std::string& what) const {
-    SC_REPORT_ERROR(m_owner.name(), what.c_str());
-}
+void AtTargetPort::error(const std::string& what) const { SC_REPORT_ERROR(m_owner.name(), what.c_str()); }
 
 tlm::tlm_sync_enum AtTargetPort::nb_transport_fw(unsigned index, Payload& trans, tlm::tlm_phase& phase,
                                                  sc_time& delay) {

@@ -24,9 +24,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include <tlm_utils/peq_with_cb_and_phase.h>
 #include <systemc>
 #include <tlm>
+#include <tlm_utils/peq_with_cb_and_phase.h>
 
 namespace syncron {
 
@@ -53,8 +53,7 @@ public:
     AtTargetPort& operator=(const AtTargetPort&) = delete;
 
     /// The model's nb_transport_fw for socket `index` forwards here.
-    tlm::tlm_sync_enum nb_transport_fw(unsigned index, Payload& trans, tlm::tlm_phase& phase,
-                                       sc_core::sc_time& delay);
+    tlm::tlm_sync_enum nb_transport_fw(unsigned index, Payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
     /// END_REQ for the request of `index` (now, or on the return path when
     /// called from request() inside a zero-delay forward call).
     void accept(unsigned index, Payload& trans);
@@ -71,11 +70,11 @@ public:
 
 private:
     struct Socket {
-        Payload* request = nullptr;       ///< BEGIN_REQ taken, END_REQ not yet sent
-        bool in_call = false;             ///< inside a zero-delay nb_transport_fw
-        bool accepted_in_call = false;    ///< accept() came inside that call
-        std::deque<Payload*> responses;   ///< ready, waiting for response exclusion
-        Payload* responding = nullptr;    ///< BEGIN_RESP sent, not yet completed
+        Payload* request = nullptr;     ///< BEGIN_REQ taken, END_REQ not yet sent
+        bool in_call = false;           ///< inside a zero-delay nb_transport_fw
+        bool accepted_in_call = false;  ///< accept() came inside that call
+        std::deque<Payload*> responses; ///< ready, waiting for response exclusion
+        Payload* responding = nullptr;  ///< BEGIN_RESP sent, not yet completed
     };
 
     Socket& socket(unsigned index);

@@ -1,12 +1,12 @@
 #include "models/tlm/protocol_checker.h"
 
-#include "models/protocol/tlm/atomic_extension.h"
-#include "models/common/hex.h"
-
 #include <cstring>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
+
+#include "models/common/hex.h"
+#include "models/protocol/tlm/atomic_extension.h"
 
 namespace syncron {
 
@@ -18,18 +18,14 @@ using tlm::tlm_sync_enum;
 namespace {
 
 constexpr const char* kRuleNames[ProtocolChecker::kNumRules] = {
-    "phase_sequence",  "request_exclusion", "response_exclusion",
-    "timing",          "blocking_nonblocking_mix", "memory_manager",
-    "payload_modified", "response_status",  "debug_payload",
+    "phase_sequence", "request_exclusion", "response_exclusion", "timing",        "blocking_nonblocking_mix",
+    "memory_manager", "payload_modified",  "response_status",    "debug_payload",
 };
 constexpr const char* kMsgTypes[ProtocolChecker::kNumRules] = {
-    "/syncron/check/phase_sequence",  "/syncron/check/request_exclusion",
-    "/syncron/check/response_exclusion", "/syncron/check/timing",
-    "/syncron/check/blocking_nonblocking_mix", "/syncron/check/memory_manager",
-    "/syncron/check/payload_modified", "/syncron/check/response_status",
-    "/syncron/check/debug_payload",
+    "/syncron/check/phase_sequence",   "/syncron/check/request_exclusion",        "/syncron/check/response_exclusion",
+    "/syncron/check/timing",           "/syncron/check/blocking_nonblocking_mix", "/syncron/check/memory_manager",
+    "/syncron/check/payload_modified", "/syncron/check/response_status",          "/syncron/check/debug_payload",
 };
-
 
 const char* sync_name(tlm_sync_enum s) {
     switch (s) {
@@ -233,8 +229,7 @@ void ProtocolChecker::check_in_flight(Txn& x, const tlm_generic_payload& t, cons
     }
 }
 
-void ProtocolChecker::begin_response(Txn& x, const tlm_generic_payload& t, const tlm_phase& phase,
-                                     const char* where) {
+void ProtocolChecker::begin_response(Txn& x, const tlm_generic_payload& t, const tlm_phase& phase, const char* where) {
     if (t.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE)
         report(Rule::response_status, t, &phase,
                std::string(where) + ": BEGIN_RESP with response status TLM_INCOMPLETE_RESPONSE");
@@ -248,9 +243,8 @@ void ProtocolChecker::begin_response(Txn& x, const tlm_generic_payload& t, const
     set_stage(x, Stage::response);
 }
 
-void ProtocolChecker::check_accepted(const tlm_generic_payload& t, const tlm_phase& in_phase,
-                                     const sc_time& in_delay, const tlm_phase& phase, const sc_time& delay,
-                                     const char* where) {
+void ProtocolChecker::check_accepted(const tlm_generic_payload& t, const tlm_phase& in_phase, const sc_time& in_delay,
+                                     const tlm_phase& phase, const sc_time& delay, const char* where) {
     if (phase != in_phase)
         report(Rule::phase_sequence, t, &in_phase,
                std::string(where) + ": phase changed to " + phase_name(phase) + " with TLM_ACCEPTED");
@@ -335,9 +329,7 @@ bool ProtocolChecker::fw_call(const tlm_generic_payload& t, const tlm_phase& pha
     case tlm::BEGIN_RESP:
         report(Rule::phase_sequence, t, &phase, "nb_transport_fw: " + phase_name(phase) + " on the forward path");
         return false;
-    default:
-        report(Rule::phase_sequence, t, &phase, "nb_transport_fw: not a base-protocol phase");
-        return false;
+    default: report(Rule::phase_sequence, t, &phase, "nb_transport_fw: not a base-protocol phase"); return false;
     }
 }
 
@@ -346,9 +338,7 @@ void ProtocolChecker::fw_return(const tlm_generic_payload& t, const tlm_phase& i
     static constexpr const char* where = "return from nb_transport_fw";
     const bool begin_req = static_cast<unsigned>(in_phase) == tlm::BEGIN_REQ;
     switch (status) {
-    case tlm::TLM_ACCEPTED:
-        check_accepted(t, in_phase, in_delay, phase, delay, where);
-        return;
+    case tlm::TLM_ACCEPTED: check_accepted(t, in_phase, in_delay, phase, delay, where); return;
     case tlm::TLM_UPDATED: {
         if (!begin_req) {
             report(Rule::phase_sequence, t, &phase, std::string(where) + ": TLM_UPDATED in answer to END_RESP");
@@ -390,8 +380,7 @@ void ProtocolChecker::fw_return(const tlm_generic_payload& t, const tlm_phase& i
         return;
     }
     }
-    report(Rule::phase_sequence, t, &in_phase,
-           std::string(where) + ": returned " + sync_name(status));
+    report(Rule::phase_sequence, t, &in_phase, std::string(where) + ": returned " + sync_name(status));
 }
 
 // ---------------------------------------------------------------- backward path
@@ -440,9 +429,7 @@ bool ProtocolChecker::bw_call(const tlm_generic_payload& t, const tlm_phase& pha
     case tlm::END_RESP:
         report(Rule::phase_sequence, t, &phase, "nb_transport_bw: " + phase_name(phase) + " on the backward path");
         return false;
-    default:
-        report(Rule::phase_sequence, t, &phase, "nb_transport_bw: not a base-protocol phase");
-        return false;
+    default: report(Rule::phase_sequence, t, &phase, "nb_transport_bw: not a base-protocol phase"); return false;
     }
 }
 
@@ -450,9 +437,7 @@ void ProtocolChecker::bw_return(const tlm_generic_payload& t, const tlm_phase& i
                                 const tlm_phase& phase, const sc_time& delay, tlm_sync_enum status) {
     static constexpr const char* where = "return from nb_transport_bw";
     switch (status) {
-    case tlm::TLM_ACCEPTED:
-        check_accepted(t, in_phase, in_delay, phase, delay, where);
-        return;
+    case tlm::TLM_ACCEPTED: check_accepted(t, in_phase, in_delay, phase, delay, where); return;
     case tlm::TLM_UPDATED: {
         if (static_cast<unsigned>(in_phase) != tlm::BEGIN_RESP || static_cast<unsigned>(phase) != tlm::END_RESP) {
             report(Rule::phase_sequence, t, &phase,
@@ -488,8 +473,7 @@ void ProtocolChecker::b_transport(tlm_generic_payload& trans, sc_time& delay) {
     auto it = m_txns.empty() ? m_txns.end() : m_txns.find(&trans);
     if (it != m_txns.end()) {
         report(Rule::blocking_nonblocking_mix, trans, nullptr,
-               "b_transport with a payload in flight on the non-blocking path (" + stage_name(it->second.stage) +
-                   ")");
+               "b_transport with a payload in flight on the non-blocking path (" + stage_name(it->second.stage) + ")");
     } else {
         if (!m_blocking.empty() && in_b_transport(&trans))
             report(Rule::blocking_nonblocking_mix, trans, nullptr,

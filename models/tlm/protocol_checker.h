@@ -105,10 +105,8 @@ private:
 
     // Interface methods (forwarding plus checks).
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
-                                       sc_core::sc_time& delay);
-    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
-                                       sc_core::sc_time& delay);
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
     unsigned transport_dbg(tlm::tlm_generic_payload& trans);
     bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
     void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
@@ -116,26 +114,23 @@ private:
     // Phase bookkeeping. *_call returns whether the call's phase was a legal
     // step that the state machine followed (an illegal one is reported and
     // ignored, so one mistake gives one report).
-    bool fw_call(const tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase,
-                 const sc_core::sc_time& delay);
+    bool fw_call(const tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase, const sc_core::sc_time& delay);
     void fw_return(const tlm::tlm_generic_payload& trans, const tlm::tlm_phase& in_phase,
-                   const sc_core::sc_time& in_delay, const tlm::tlm_phase& phase,
-                   const sc_core::sc_time& delay, tlm::tlm_sync_enum status);
-    bool bw_call(const tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase,
-                 const sc_core::sc_time& delay);
+                   const sc_core::sc_time& in_delay, const tlm::tlm_phase& phase, const sc_core::sc_time& delay,
+                   tlm::tlm_sync_enum status);
+    bool bw_call(const tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase, const sc_core::sc_time& delay);
     void bw_return(const tlm::tlm_generic_payload& trans, const tlm::tlm_phase& in_phase,
-                   const sc_core::sc_time& in_delay, const tlm::tlm_phase& phase,
-                   const sc_core::sc_time& delay, tlm::tlm_sync_enum status);
+                   const sc_core::sc_time& in_delay, const tlm::tlm_phase& phase, const sc_core::sc_time& delay,
+                   tlm::tlm_sync_enum status);
     /// ACCEPTED leaves phase and delay alone; the payload is compared too.
     void check_accepted(const tlm::tlm_generic_payload& trans, const tlm::tlm_phase& in_phase,
-                        const sc_core::sc_time& in_delay, const tlm::tlm_phase& phase,
-                        const sc_core::sc_time& delay, const char* where);
+                        const sc_core::sc_time& in_delay, const tlm::tlm_phase& phase, const sc_core::sc_time& delay,
+                        const char* where);
     /// Timing, payload attributes and reference count at a later phase.
     void check_in_flight(Txn& x, const tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay,
                          const tlm::tlm_phase& phase, const char* where);
     /// A legal BEGIN_RESP (called or returned): status, exclusion, stage.
-    void begin_response(Txn& x, const tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase,
-                        const char* where);
+    void begin_response(Txn& x, const tlm::tlm_generic_payload& trans, const tlm::tlm_phase& phase, const char* where);
     void set_stage(Txn& x, Stage stage);
     /// A new entry for `trans` (reusing a spare map node when there is one).
     Txn& start(const tlm::tlm_generic_payload* trans);
@@ -152,14 +147,13 @@ private:
     const tlm::tlm_generic_payload* other_in(Stage stage, const tlm::tlm_generic_payload* self) const;
 
     /// Counts, keeps and reports one violation. `phase` may be null.
-    void report(Rule rule, const tlm::tlm_generic_payload& trans, const tlm::tlm_phase* phase,
-                const std::string& what);
+    void report(Rule rule, const tlm::tlm_generic_payload& trans, const tlm::tlm_phase* phase, const std::string& what);
 
-    Map m_txns;                     ///< nb transactions in flight
-    std::vector<Map::node_type> m_spare; ///< recycled map nodes: no allocation per transaction
+    Map m_txns;                                              ///< nb transactions in flight
+    std::vector<Map::node_type> m_spare;                     ///< recycled map nodes: no allocation per transaction
     std::vector<const tlm::tlm_generic_payload*> m_blocking; ///< payloads in b_transport
-    unsigned m_in_request = 0;  ///< tracked transactions in their request phase
-    unsigned m_in_response = 0; ///< tracked transactions in their response phase
+    unsigned m_in_request = 0;                               ///< tracked transactions in their request phase
+    unsigned m_in_response = 0;                              ///< tracked transactions in their response phase
     std::array<uint64_t, kNumRules> m_counts{};
     std::vector<std::string> m_messages;
     uint64_t m_nb_begun = 0;

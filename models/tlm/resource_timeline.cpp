@@ -6,8 +6,7 @@ namespace syncron {
 
 using sc_core::sc_time;
 
-ResourceTimeline::ResourceTimeline(std::size_t max_intervals)
-    : m_max(std::max<std::size_t>(1, max_intervals)) {
+ResourceTimeline::ResourceTimeline(std::size_t max_intervals) : m_max(std::max<std::size_t>(1, max_intervals)) {
     m_intervals.reserve(m_max + 1);
 }
 
@@ -100,8 +99,6 @@ void ResourceTimeline::clear() {
     m_bookings = 0;
 }
 
-sc_time ResourceTimeline::busy_until() const {
-    return m_intervals.empty() ? m_floor : m_intervals.back().end;
-}
+sc_time ResourceTimeline::busy_until() const { return m_intervals.empty() ? m_floor : m_intervals.back().end; }
 
 } // namespace syncron

@@ -40,8 +40,7 @@ public:
     /// occupancy needs no resource: it starts at `arrival` and books nothing.
     sc_core::sc_time book(const sc_core::sc_time& arrival, const sc_core::sc_time& occupancy);
     /// The start book() would return, without booking (for an AT path or a probe).
-    sc_core::sc_time earliest_start(const sc_core::sc_time& arrival,
-                                    const sc_core::sc_time& occupancy) const;
+    sc_core::sc_time earliest_start(const sc_core::sc_time& arrival, const sc_core::sc_time& occupancy) const;
 
     /// Drop the intervals that end at or before `before`. Callers pass a time
     /// no future request can arrive before (in LT: sc_time_stamp(), because an
@@ -70,8 +69,7 @@ private:
     /// Index of the first interval that ends after t.
     std::size_t first_ending_after(const sc_core::sc_time& t) const;
     /// First fit at or after t; returns the start, `pos` the index to insert at.
-    sc_core::sc_time fit(sc_core::sc_time t, const sc_core::sc_time& occupancy,
-                         std::size_t& pos) const;
+    sc_core::sc_time fit(sc_core::sc_time t, const sc_core::sc_time& occupancy, std::size_t& pos) const;
     void insert(std::size_t pos, const sc_core::sc_time& start, const sc_core::sc_time& end);
     /// Over the cap: join the two intervals around the shortest gap.
     void merge_smallest_gap();

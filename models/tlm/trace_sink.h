@@ -4,11 +4,10 @@
 // what happened with absolute simulated times. Recorders (traces/) implement
 // the sink; TraceFanout feeds several of them.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <systemc>
-
-#include <string>
 
 #include "models/protocol/endpoint.h"
 #include "models/protocol/message.h"
@@ -30,7 +29,7 @@ struct ServiceRecord {
     Message msg;
     sc_core::sc_time arrival, start, end;
     unsigned st_occupancy = 0;
-    unsigned buffer_waiting = 0;   ///< messages waiting when it started (incl. itself)
+    unsigned buffer_waiting = 0; ///< messages waiting when it started (incl. itself)
     unsigned counters_in_use = 0;
     bool overflow = false;         ///< served through the overflow path
     std::vector<VarSnapshot> vars; ///< traced variables this message touched
@@ -63,8 +62,8 @@ struct MemoryRecord {
 struct LinkRecord {
     unsigned src = 0, dst = 0;
     unsigned bytes = 0;
-    bool response = false;        ///< READ data on its way back
-    sc_core::sc_time start, end;  ///< on the wire
+    bool response = false;       ///< READ data on its way back
+    sc_core::sc_time start, end; ///< on the wire
     sc_core::sc_time delivered;
 };
 
@@ -92,12 +91,24 @@ class TraceFanout : public TraceSink {
 public:
     void add(TraceSink* s) { m_sinks.push_back(s); }
     bool empty() const { return m_sinks.empty(); }
-    void on_message(const MessageRecord& r) override { for (auto* s : m_sinks) s->on_message(r); }
-    void on_service(const ServiceRecord& r) override { for (auto* s : m_sinks) s->on_service(r); }
-    void on_core_state(const CoreStateRecord& r) override { for (auto* s : m_sinks) s->on_core_state(r); }
-    void on_memory(const MemoryRecord& r) override { for (auto* s : m_sinks) s->on_memory(r); }
-    void on_link(const LinkRecord& r) override { for (auto* s : m_sinks) s->on_link(r); }
-    void on_queue(const QueueRecord& r) override { for (auto* s : m_sinks) s->on_queue(r); }
+    void on_message(const MessageRecord& r) override {
+        for (auto* s : m_sinks) s->on_message(r);
+    }
+    void on_service(const ServiceRecord& r) override {
+        for (auto* s : m_sinks) s->on_service(r);
+    }
+    void on_core_state(const CoreStateRecord& r) override {
+        for (auto* s : m_sinks) s->on_core_state(r);
+    }
+    void on_memory(const MemoryRecord& r) override {
+        for (auto* s : m_sinks) s->on_memory(r);
+    }
+    void on_link(const LinkRecord& r) override {
+        for (auto* s : m_sinks) s->on_link(r);
+    }
+    void on_queue(const QueueRecord& r) override {
+        for (auto* s : m_sinks) s->on_queue(r);
+    }
 
 private:
     std::vector<TraceSink*> m_sinks;

@@ -47,9 +47,7 @@ uint64_t as_uint(const std::string& path, const json& v, uint64_t max) {
     if (!v.is_number_integer()) type_error(path, expected, v);
     if (!v.is_number_unsigned() && v.get<int64_t>() < 0) type_error(path, expected, v);
     const uint64_t x = v.get<uint64_t>();
-    if (x > max)
-        throw ConfigError(quoted(path) + " is out of range: " + v.dump() + " > " +
-                          std::to_string(max));
+    if (x > max) throw ConfigError(quoted(path) + " is out of range: " + v.dump() + " > " + std::to_string(max));
     return x;
 }
 
@@ -107,38 +105,50 @@ void check_type(const Field& f, const json& v) {
 }
 
 template <class T> constexpr Kind kind_of() {
-    if constexpr (std::is_same_v<T, unsigned>) return Kind::uint32;
-    else if constexpr (std::is_same_v<T, uint64_t>) return Kind::uint64;
-    else if constexpr (std::is_same_v<T, double>) return Kind::real;
-    else if constexpr (std::is_same_v<T, std::string>) return Kind::text;
-    else if constexpr (std::is_same_v<T, bool>) return Kind::boolean;
-    else if constexpr (std::is_same_v<T, PagePolicy>) return Kind::page_policy;
-    else if constexpr (std::is_same_v<T, Scheme>) return Kind::scheme;
+    if constexpr (std::is_same_v<T, unsigned>)
+        return Kind::uint32;
+    else if constexpr (std::is_same_v<T, uint64_t>)
+        return Kind::uint64;
+    else if constexpr (std::is_same_v<T, double>)
+        return Kind::real;
+    else if constexpr (std::is_same_v<T, std::string>)
+        return Kind::text;
+    else if constexpr (std::is_same_v<T, bool>)
+        return Kind::boolean;
+    else if constexpr (std::is_same_v<T, PagePolicy>)
+        return Kind::page_policy;
+    else if constexpr (std::is_same_v<T, Scheme>)
+        return Kind::scheme;
     else {
         static_assert(std::is_same_v<T, Timing>, "unsupported parameter type");
         return Kind::timing;
     }
 }
 
-template <class S, class T>
-Field field(const char* section, const char* key, S SimParams::*sec, T S::*mem) {
+template <class S, class T> Field field(const char* section, const char* key, S SimParams::*sec, T S::*mem) {
     Field f{section, key, kind_of<T>(), nullptr, nullptr};
     f.get = [sec, mem](const SimParams& p) -> json {
-        if constexpr (std::is_same_v<T, Timing>) return timing_name(p.*sec.*mem);
-        else return json(p.*sec.*mem); // enums by their NLOHMANN_JSON_SERIALIZE_ENUM names
+        if constexpr (std::is_same_v<T, Timing>)
+            return timing_name(p.*sec.*mem);
+        else
+            return json(p.*sec.*mem); // enums by their NLOHMANN_JSON_SERIALIZE_ENUM names
     };
     f.set = [sec, mem, path = std::string(section) + "." + key](SimParams& p, const json& v) {
-        if constexpr (std::is_same_v<T, Timing>) p.*sec.*mem = as_timing(path, v);
-        else if constexpr (std::is_same_v<T, PagePolicy>) p.*sec.*mem = as_page_policy(path, v);
-        else if constexpr (std::is_same_v<T, std::string>) p.*sec.*mem = v.get<std::string>();
-        else if constexpr (std::is_same_v<T, Scheme>) p.*sec.*mem = v.get<Scheme>(); // a known name (check_type)
-        else p.*sec.*mem = v.get<T>();
+        if constexpr (std::is_same_v<T, Timing>)
+            p.*sec.*mem = as_timing(path, v);
+        else if constexpr (std::is_same_v<T, PagePolicy>)
+            p.*sec.*mem = as_page_policy(path, v);
+        else if constexpr (std::is_same_v<T, std::string>)
+            p.*sec.*mem = v.get<std::string>();
+        else if constexpr (std::is_same_v<T, Scheme>)
+            p.*sec.*mem = v.get<Scheme>(); // a known name (check_type)
+        else
+            p.*sec.*mem = v.get<T>();
     };
     return f;
 }
 
-#define SYNCRON_FIELD(section, key) \
-    field(#section, #key, &SimParams::section, &decltype(SimParams::section)::key)
+#define SYNCRON_FIELD(section, key) field(#section, #key, &SimParams::section, &decltype(SimParams::section)::key)
 
 const std::vector<Field>& fields() {
     static const std::vector<Field> table = {
@@ -203,9 +213,8 @@ const std::vector<Field>& fields() {
 #undef SYNCRON_FIELD
 
 const std::vector<std::string>& sections() {
-    static const std::vector<std::string> names = {"platform", "se",    "core",    "memory", "xbar",
-                                                   "link",     "workload", "check", "server", "atomics",
-                                                   "misar"};
+    static const std::vector<std::string> names = {"platform", "se",    "core",   "memory",  "xbar", "link",
+                                                   "workload", "check", "server", "atomics", "misar"};
     return names;
 }
 
@@ -279,9 +288,7 @@ template <class T> std::string str(T v) {
     return os.str();
 }
 
-void require_positive(double v, const std::string& path) {
-    require(v > 0, path, "must be > 0, got " + str(v));
-}
+void require_positive(double v, const std::string& path) { require(v > 0, path, "must be > 0, got " + str(v)); }
 
 void require_non_negative(double v, const std::string& path) {
     require(v >= 0, path, "must not be negative, got " + str(v));
@@ -306,8 +313,7 @@ json parse_file(const fs::path& file) {
     try {
         return json::parse(in);
     } catch (const json::parse_error& e) {
-        throw ConfigError("configuration file " + quoted(file.string()) +
-                          " is not valid JSON: " + e.what());
+        throw ConfigError("configuration file " + quoted(file.string()) + " is not valid JSON: " + e.what());
     }
 }
 
@@ -342,15 +348,13 @@ json to_json(const SimParams& params) {
 SimParams from_json(const json& cfg) {
     SimParams params;
     if (cfg.is_null()) return params;
-    if (!cfg.is_object())
-        throw ConfigError("a configuration must be a JSON object, got " + cfg.dump());
+    if (!cfg.is_object()) throw ConfigError("a configuration must be a JSON object, got " + cfg.dump());
     for (const auto& [section, body] : cfg.items()) {
         if (is_annotation(section)) {
             if (!body.is_string()) type_error(section, "a string", body);
             continue;
         }
-        if (std::find(sections().begin(), sections().end(), section) == sections().end())
-            unknown_section(section);
+        if (std::find(sections().begin(), sections().end(), section) == sections().end()) unknown_section(section);
         if (!body.is_object()) type_error(section, "an object", body);
         for (const auto& [key, value] : body.items()) {
             const Field* f = find_field(section, key);
@@ -365,15 +369,14 @@ SimParams from_json(const json& cfg) {
 
 void validate(const SimParams& p) {
     const auto& pl = p.platform;
-    require(pl.units >= 1 && pl.units <= 64, "platform.units",
-            "must be in 1..64, got " + str(pl.units));
+    require(pl.units >= 1 && pl.units <= 64, "platform.units", "must be in 1..64, got " + str(pl.units));
     require(pl.cores_per_unit >= 1 && pl.cores_per_unit <= 1024, "platform.cores_per_unit",
             "must be in 1..1024, got " + str(pl.cores_per_unit));
     require(pl.client_cores >= 1, "platform.client_cores", "must be at least 1, got 0");
     const uint64_t hw_cores = uint64_t(pl.units) * pl.cores_per_unit;
     require(pl.client_cores <= hw_cores, "platform.client_cores",
-            "(" + str(pl.client_cores) + ") exceeds platform.units x platform.cores_per_unit (" +
-                str(pl.units) + " x " + str(pl.cores_per_unit) + " = " + str(hw_cores) + ")");
+            "(" + str(pl.client_cores) + ") exceeds platform.units x platform.cores_per_unit (" + str(pl.units) +
+                " x " + str(pl.cores_per_unit) + " = " + str(hw_cores) + ")");
     require(static_cast<size_t>(pl.scheme) < scheme_names().size(), "platform.scheme",
             "must be one of: " + join(scheme_names()) + "; got " + str(static_cast<unsigned>(pl.scheme)));
     const auto scheme = make_scheme(pl.scheme);
@@ -394,8 +397,7 @@ void validate(const SimParams& p) {
     require_positive(se.clock_ghz, "se.clock_ghz");
     require(se.cycles_per_message >= 1, "se.cycles_per_message", "must be at least 1, got 0");
     require(is_pow2(se.indexing_counters), "se.indexing_counters",
-            "must be a power of two (they are indexed by the low address bits), got " +
-                str(se.indexing_counters));
+            "must be a power of two (they are indexed by the low address bits), got " + str(se.indexing_counters));
     require(se.buffer_messages >= 1, "se.buffer_messages", "must be at least 1, got 0");
 
     const auto& core = p.core;
@@ -407,8 +409,10 @@ void validate(const SimParams& p) {
     require(core.l1_ways >= 1, "core.l1_ways", "must be at least 1, got 0");
     const uint64_t way_bytes = uint64_t(core.l1_ways) * core.l1_line_bytes;
     require(core.l1_bytes >= way_bytes && core.l1_bytes % way_bytes == 0, "core.l1_bytes",
-            "(" + str(core.l1_bytes) + ") must be a non-zero multiple of core.l1_ways x "
-            "core.l1_line_bytes (" + str(way_bytes) + ")");
+            "(" + str(core.l1_bytes) +
+                ") must be a non-zero multiple of core.l1_ways x "
+                "core.l1_line_bytes (" +
+                str(way_bytes) + ")");
 
     const auto& mem = p.memory;
     require(mem.vaults_per_unit >= 1, "memory.vaults_per_unit", "must be at least 1, got 0");
@@ -417,12 +421,13 @@ void validate(const SimParams& p) {
             "must be a power of two, got " + str(mem.interleave_bytes));
     const uint64_t stripe = uint64_t(mem.interleave_bytes) * mem.vaults_per_unit;
     require(mem.unit_bytes >= stripe && mem.unit_bytes % stripe == 0, "memory.unit_bytes",
-            "(" + str(mem.unit_bytes) + ") must be a non-zero multiple of "
-            "memory.interleave_bytes x memory.vaults_per_unit (" + str(stripe) + ")");
+            "(" + str(mem.unit_bytes) +
+                ") must be a non-zero multiple of "
+                "memory.interleave_bytes x memory.vaults_per_unit (" +
+                str(stripe) + ")");
     // Memory must end below the MMIO window of the address map.
     require(mem.unit_bytes <= AddressMap::kIoBase / pl.units, "memory.unit_bytes",
-            "x platform.units exceeds the memory window of the address map (" +
-                str(AddressMap::kIoBase) + " bytes)");
+            "x platform.units exceeds the memory window of the address map (" + str(AddressMap::kIoBase) + " bytes)");
     require_non_negative(mem.t_rcd_ns, "memory.t_rcd_ns");
     require_non_negative(mem.t_ras_ns, "memory.t_ras_ns");
     require_non_negative(mem.t_wr_ns, "memory.t_wr_ns");
@@ -447,8 +452,8 @@ void validate(const SimParams& p) {
     require(p.server.table_entries >= 1, "server.table_entries", "must be at least 1, got 0");
     require(p.atomics.backoff_min >= 1, "atomics.backoff_min", "must be at least 1, got 0");
     require(p.atomics.backoff_max >= p.atomics.backoff_min, "atomics.backoff_max",
-            "(" + str(p.atomics.backoff_max) + ") must be at least atomics.backoff_min (" +
-                str(p.atomics.backoff_min) + ")");
+            "(" + str(p.atomics.backoff_max) + ") must be at least atomics.backoff_min (" + str(p.atomics.backoff_min) +
+                ")");
     require(std::find(wl.begin(), wl.end(), p.workload.name) != wl.end(), "workload.name",
             "must be one of: " + join(wl) + "; got " + json(p.workload.name).dump());
 }
@@ -491,24 +496,22 @@ SimParams load_preset(const std::string& name_or_path) {
 
 void apply_set(json& cfg, const std::string& key_eq_value) {
     const size_t eq = key_eq_value.find('=');
-    if (eq == std::string::npos)
-        throw ConfigError("--set expects section.key=value, got " + quoted(key_eq_value));
+    if (eq == std::string::npos) throw ConfigError("--set expects section.key=value, got " + quoted(key_eq_value));
     const std::string path = key_eq_value.substr(0, eq);
     const std::string text = key_eq_value.substr(eq + 1);
     const size_t dot = path.find('.');
     if (dot == std::string::npos)
-        throw ConfigError("--set expects section.key=value, got " + quoted(key_eq_value) +
-                          ": " + quoted(path) + " is not a section.key");
+        throw ConfigError("--set expects section.key=value, got " + quoted(key_eq_value) + ": " + quoted(path) +
+                          " is not a section.key");
     const std::string section = path.substr(0, dot);
     const std::string key = path.substr(dot + 1);
-    if (std::find(sections().begin(), sections().end(), section) == sections().end())
-        unknown_section(section);
+    if (std::find(sections().begin(), sections().end(), section) == sections().end()) unknown_section(section);
     const Field* f = find_field(section, key);
     if (!f) unknown_key(section, key);
 
     json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    const bool textual = f->kind == Kind::text || f->kind == Kind::timing || f->kind == Kind::page_policy ||
-                         f->kind == Kind::scheme;
+    const bool textual =
+        f->kind == Kind::text || f->kind == Kind::timing || f->kind == Kind::page_policy || f->kind == Kind::scheme;
     if (textual) {
         // scheme=syncron and scheme="syncron" both mean the string.
         if (!value.is_string()) value = text;
@@ -521,8 +524,7 @@ void apply_set(json& cfg, const std::string& key_eq_value) {
     check_type(*f, value);
 
     if (cfg.is_null()) cfg = json::object();
-    if (!cfg.is_object())
-        throw ConfigError("a configuration must be a JSON object, got " + cfg.dump());
+    if (!cfg.is_object()) throw ConfigError("a configuration must be a JSON object, got " + cfg.dump());
     json& body = cfg[section];
     if (body.is_null()) body = json::object();
     if (!body.is_object()) type_error(section, "an object", body);
@@ -534,8 +536,7 @@ std::vector<unsigned> client_cores_per_unit(const PlatformParams& platform) {
     const uint64_t hw_cores = uint64_t(platform.units) * platform.cores_per_unit;
     if (platform.client_cores > hw_cores)
         throw ConfigError("'platform.client_cores' (" + str(platform.client_cores) +
-                          ") exceeds platform.units x platform.cores_per_unit (" +
-                          str(hw_cores) + ")");
+                          ") exceeds platform.units x platform.cores_per_unit (" + str(hw_cores) + ")");
     const unsigned base = platform.client_cores / platform.units;
     const unsigned extra = platform.client_cores % platform.units;
     std::vector<unsigned> split(platform.units, base);

@@ -58,8 +58,8 @@ public:
     /// much later (a slow initiator, to exercise response exclusion).
     sc_time end_resp_delay = SC_ZERO_TIME;
 
-    size_t issue(tlm::tlm_command cmd, uint64_t addr, std::vector<uint8_t> data,
-                 const uint8_t* byte_enable = nullptr, sc_time delay = SC_ZERO_TIME) {
+    size_t issue(tlm::tlm_command cmd, uint64_t addr, std::vector<uint8_t> data, const uint8_t* byte_enable = nullptr,
+                 sc_time delay = SC_ZERO_TIME) {
         while (m_req_open) sc_core::wait(m_end_req);
         tlm::tlm_generic_payload& t = pool.acquire();
         const unsigned len = static_cast<unsigned>(data.size());

@@ -19,8 +19,7 @@ inline void table2_program(CoreApi& c) {
 }
 
 /// `received[i].msg` are the messages the fake SE got, in order.
-template <class Received>
-void check_table2_requests(const Received& r) {
+template <class Received> void check_table2_requests(const Received& r) {
     REQUIRE(r.size() == 6);
     CHECK(r[0].msg.op == Opcode::barrier_wait_local_within_unit);
     CHECK(r[0].msg.info == 15);

@@ -126,8 +126,7 @@ public:
             }
             break;
         case Opcode::cond_signal_local:
-        case Opcode::cond_broad_local:
-            break; // an aborted cond_wait never reaches the server: nobody waits here
+        case Opcode::cond_broad_local: break; // an aborted cond_wait never reaches the server: nobody waits here
         default: bad("unexpected message at the fallback server");
         }
         if (v.sem_delta == 0 && v.queue.empty()) v.sem_known = false;
@@ -164,14 +163,12 @@ class SeNetwork {
 public:
     static constexpr uint64_t kUnitBytes = 1ull << 20;
 
-    SeNetwork(unsigned units, unsigned cores_per_unit, SeParams params,
-              std::vector<unsigned> client_cores = {})
+    SeNetwork(unsigned units, unsigned cores_per_unit, SeParams params, std::vector<unsigned> client_cores = {})
         : SeNetwork(topology(units, cores_per_unit, std::move(client_cores)), std::vector<SeParams>(units, params)) {}
 
     /// Any topology (home_unit is set to the network's address split when
     /// empty), one SeParams per SE.
-    SeNetwork(SeTopology topo, std::vector<SeParams> params)
-        : m_units(topo.units), m_cores(topo.cores_per_unit) {
+    SeNetwork(SeTopology topo, std::vector<SeParams> params) : m_units(topo.units), m_cores(topo.cores_per_unit) {
         if (!topo.home_unit) topo.home_unit = home_of;
         m_topo = topo;
         memories.resize(m_units);
@@ -199,7 +196,8 @@ public:
     /// naming itself by flat index).
     void send(unsigned unit, unsigned core, Opcode op, uint64_t addr, uint64_t info = 0) {
         if (m_topo.organization == SeOrganization::flat) {
-            Message m{addr, op, static_cast<uint16_t>(m_topo.flat_index(unit, core)), static_cast<uint16_t>(unit), info};
+            Message m{addr, op, static_cast<uint16_t>(m_topo.flat_index(unit, core)), static_cast<uint16_t>(unit),
+                      info};
             m_channels[{core_ep(unit, core), se_ep(m_topo.home_unit(addr))}].push_back(m);
             return;
         }
@@ -266,8 +264,7 @@ public:
     }
     /// Delivers in random channel order (each channel FIFO) until quiet.
     void run_random(std::mt19937_64& rng) {
-        for (auto r = ready(); !r.empty(); r = ready())
-            deliver_random(rng, r);
+        for (auto r = ready(); !r.empty(); r = ready()) deliver_random(rng, r);
     }
     void deliver_random(std::mt19937_64& rng, const std::vector<std::pair<int, int>>& r) {
         const auto& c = r[std::uniform_int_distribution<size_t>(0, r.size() - 1)(rng)];

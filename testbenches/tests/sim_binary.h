@@ -1,18 +1,19 @@
 #pragma once
 // Runs the syncron-sim binary the way a user does and captures its output.
+#include <catch2/catch.hpp>
+
 #include <array>
 #include <cstdio>
 #include <string>
+
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <catch2/catch.hpp>
 
 namespace syncron::test {
 
 struct SimRun {
-    int status = -1;  ///< exit status
-    std::string out;  ///< stdout and stderr
+    int status = -1; ///< exit status
+    std::string out; ///< stdout and stderr
 };
 
 inline SimRun run_sim(const std::string& args) {

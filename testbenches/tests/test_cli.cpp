@@ -68,8 +68,8 @@ TEST_CASE("cli: each flag", "[cli]") {
         CHECK(both.params.platform.client_cores == 32);
     }
     SECTION("--config takes a file") {
-        const auto file = std::filesystem::temp_directory_path() /
-                          ("syncron-cli-test-" + std::to_string(::getpid()) + ".json");
+        const auto file =
+            std::filesystem::temp_directory_path() / ("syncron-cli-test-" + std::to_string(::getpid()) + ".json");
         std::ofstream(file) << R"({"description": "small", "platform": {"units": 1, "client_cores": 4}})";
         const CliOptions o = parse({"--config", file.string()});
         std::filesystem::remove(file);
@@ -88,11 +88,9 @@ TEST_CASE("cli: precedence is preset < --set < flags", "[cli]") {
     // A flag wins over --set even when --set alone would be inconsistent.
     const CliOptions cores = parse({"--set", "platform.client_cores=100", "--cores", "20"});
     CHECK(cores.params.platform.client_cores == 20);
-    CHECK(parse({"--set", "workload.name=barrier", "--workload", "lock"}).params.workload.name ==
-          "lock");
+    CHECK(parse({"--set", "workload.name=barrier", "--workload", "lock"}).params.workload.name == "lock");
     // --units scales the client cores per unit of the preset with its --set overrides.
-    const CliOptions units = parse({"--set", "platform.units=2", "--set",
-                                    "platform.client_cores=10", "--units", "4"});
+    const CliOptions units = parse({"--set", "platform.units=2", "--set", "platform.client_cores=10", "--units", "4"});
     CHECK(units.params.platform.units == 4);
     CHECK(units.params.platform.client_cores == 20);
     // ... but never above the hardware cores of a unit.
@@ -112,14 +110,14 @@ TEST_CASE("cli: bad values name the option", "[cli]") {
     CHECK_THAT(error_of({"--interval", "abc"}), Contains("'--interval'") && Contains("abc"));
     CHECK_THAT(error_of({"--interval", "-5"}), Contains("'--interval'"));
     CHECK_THAT(error_of({"--interval", "12x"}), Contains("'--interval'"));
-    CHECK_THAT(error_of({"--interval", "99999999999"}),
-               Contains("'--interval'") && Contains("out of range"));
+    CHECK_THAT(error_of({"--interval", "99999999999"}), Contains("'--interval'") && Contains("out of range"));
     CHECK_THAT(error_of({"--interval"}), Contains("--interval"));
     CHECK_THAT(error_of({"--ops", "1.5"}), Contains("'--ops'"));
     CHECK_THAT(error_of({"--cores", "many"}), Contains("'--cores'"));
     CHECK_THAT(error_of({"--units", ""}), Contains("'--units'"));
     CHECK_THAT(error_of({"--seed", "x"}), Contains("'--seed'"));
-    CHECK_THAT(error_of({"--scheme", "centrl"}), Contains("'--scheme'") && Contains("syncron") && Contains("remote_atomics"));
+    CHECK_THAT(error_of({"--scheme", "centrl"}),
+               Contains("'--scheme'") && Contains("syncron") && Contains("remote_atomics"));
     CHECK_THAT(error_of({"--workload", "mutex"}), Contains("'--workload'") && Contains("condvar"));
     CHECK_THAT(error_of({"--timing", "ca"}), Contains("'--timing'"));
     CHECK(parse({"--timing", "at"}).params.platform.timing == Timing::at);
@@ -145,9 +143,8 @@ TEST_CASE("cli: unknown options and stray arguments", "[cli]") {
 TEST_CASE("cli: --help lists every option with its default and an example", "[cli]") {
     const CliOptions o = parse({"--help"});
     CHECK(o.help);
-    for (const char* opt : {"--help", "--config", "--scheme", "--workload", "--interval", "--ops",
-                            "--cores", "--units", "--timing", "--set", "--seed", "--stats",
-                            "--dump-config"}) {
+    for (const char* opt : {"--help", "--config", "--scheme", "--workload", "--interval", "--ops", "--cores", "--units",
+                            "--timing", "--set", "--seed", "--stats", "--dump-config"}) {
         INFO(opt);
         CHECK_THAT(o.help_text, Contains(opt));
     }

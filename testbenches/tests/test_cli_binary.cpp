@@ -2,14 +2,15 @@
 // determinism, and clear errors for bad input.
 #include <catch2/catch.hpp>
 
-#include "testbenches/tests/sim_binary.h"
-
 #include <array>
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include <nlohmann/json.hpp>
 #include <sys/wait.h>
+
+#include "testbenches/tests/sim_binary.h"
 
 namespace {
 

@@ -46,8 +46,7 @@ std::string what_of_set(json& cfg, const std::string& kv) {
 struct TempDir {
     std::filesystem::path path;
     TempDir() {
-        path = std::filesystem::temp_directory_path() /
-               ("syncron-config-test-" + std::to_string(::getpid()));
+        path = std::filesystem::temp_directory_path() / ("syncron-config-test-" + std::to_string(::getpid()));
         std::filesystem::create_directories(path);
     }
     ~TempDir() { std::filesystem::remove_all(path); }
@@ -64,8 +63,8 @@ TEST_CASE("config: defaults round-trip through JSON", "[config]") {
     const json j = to_json(defaults);
     CHECK(to_json(from_json(j)) == j);
     // Every section and field is written.
-    for (const char* s : {"platform", "se", "core", "memory", "xbar", "link", "workload", "check", "server",
-                          "atomics", "misar"})
+    for (const char* s :
+         {"platform", "se", "core", "memory", "xbar", "link", "workload", "check", "server", "atomics", "misar"})
         CHECK(j.contains(s));
     CHECK(j["platform"].size() == 5);
     CHECK(j["se"].size() == 8);
@@ -122,8 +121,7 @@ TEST_CASE("config: the hmc4 preset is complete and equals the defaults", "[confi
             CHECK(raw[section].contains(key));
         }
     CHECK(to_json(load_preset("hmc4")) == defaults);
-    CHECK(std::find(available_presets().begin(), available_presets().end(), "hmc4") !=
-          available_presets().end());
+    CHECK(std::find(available_presets().begin(), available_presets().end(), "hmc4") != available_presets().end());
 }
 
 TEST_CASE("config: presets by path, by name and errors", "[config]") {
@@ -169,8 +167,7 @@ TEST_CASE("config: presets by path, by name and errors", "[config]") {
         CHECK_THROWS_WITH(load_preset((dir.path / "nope.json").string()),
                           Contains("cannot open configuration file") && Contains("nope.json"));
         CHECK_THROWS_WITH(load_preset("no-such-preset"),
-                          Contains("cannot open configuration file 'no-such-preset'") &&
-                              Contains("hmc4"));
+                          Contains("cannot open configuration file 'no-such-preset'") && Contains("hmc4"));
     }
 }
 
@@ -186,8 +183,7 @@ TEST_CASE("config: unknown sections and keys", "[config]") {
 }
 
 TEST_CASE("config: wrongly typed values", "[config]") {
-    expect_error(with("se", "st_entries", "abc"),
-                 {"'se.st_entries' must be a non-negative integer, got \"abc\""});
+    expect_error(with("se", "st_entries", "abc"), {"'se.st_entries' must be a non-negative integer, got \"abc\""});
     expect_error(with("se", "st_entries", -1), {"'se.st_entries'", "non-negative integer", "-1"});
     expect_error(with("se", "st_entries", 1.5), {"'se.st_entries'", "1.5"});
     expect_error(with("se", "st_entries", true), {"'se.st_entries'", "true"});
@@ -217,9 +213,9 @@ TEST_CASE("config: out-of-range and inconsistent values", "[config]") {
     expect_error(with("platform", "cores_per_unit", 1025), {"'platform.cores_per_unit'"});
     expect_error(with("platform", "client_cores", 0), {"'platform.client_cores'"});
     expect_error(with("platform", "client_cores", 65), {"'platform.client_cores'", "64"});
-    expect_error(with("platform", "scheme", "flatt"), {"'platform.scheme'", "syncron", "flat", "syncron_distrib_ovrfl"});
-    expect_error(with("workload", "name", "mutex"),
-                 {"'workload.name'", "lock, barrier, semaphore, condvar"});
+    expect_error(with("platform", "scheme", "flatt"),
+                 {"'platform.scheme'", "syncron", "flat", "syncron_distrib_ovrfl"});
+    expect_error(with("workload", "name", "mutex"), {"'workload.name'", "lock, barrier, semaphore, condvar"});
     expect_error(with("memory", "unit_bytes", 1000000), {"'memory.unit_bytes'", "multiple"});
     expect_error(with("memory", "interleave_bytes", 96), {"'memory.interleave_bytes'", "power of two"});
     expect_error(with("memory", "vaults_per_unit", 0), {"'memory.vaults_per_unit'"});
@@ -235,7 +231,8 @@ TEST_CASE("config: out-of-range and inconsistent values", "[config]") {
     // Boundaries that are valid.
     CHECK_NOTHROW(from_json(with("se", "st_entries", 0)));
     CHECK_NOTHROW(from_json(with("platform", "units", 64)));
-    CHECK_NOTHROW(from_json(json::parse(R"({"platform": {"units": 1, "cores_per_unit": 1024, "client_cores": 1024}})")));
+    CHECK_NOTHROW(
+        from_json(json::parse(R"({"platform": {"units": 1, "cores_per_unit": 1024, "client_cores": 1024}})")));
     CHECK_NOTHROW(from_json(with("link", "latency_ns", 0)));
     CHECK_NOTHROW(from_json(with("platform", "timing", "at")));
 }
@@ -268,8 +265,7 @@ TEST_CASE("config: --set parses ints, doubles, strings and bools", "[config]") {
         CHECK(from_json(cfg).se.st_entries == 16);
     }
     SECTION("bools parse as JSON and are refused where a number is expected") {
-        CHECK_THAT(what_of_set(cfg, "se.st_entries=true"),
-                   Contains("'se.st_entries'") && Contains("true"));
+        CHECK_THAT(what_of_set(cfg, "se.st_entries=true"), Contains("'se.st_entries'") && Contains("true"));
         // A string field takes the text as written.
         apply_set(cfg, "workload.name=false");
         CHECK(cfg["workload"]["name"] == "false");
@@ -294,10 +290,8 @@ TEST_CASE("config: --set errors name the key", "[config]") {
     CHECK_THAT(what_of_set(cfg, "se.st_entries=-4"), Contains("'se.st_entries'"));
     CHECK_THAT(what_of_set(cfg, "se.st_entries=1.5"), Contains("'se.st_entries'"));
     CHECK_THAT(what_of_set(cfg, "se.st_entries="), Contains("'se.st_entries'"));
-    CHECK_THAT(what_of_set(cfg, "se.st_entriez=8"),
-               Contains("unknown configuration key 'se.st_entriez'"));
-    CHECK_THAT(what_of_set(cfg, "sx.st_entries=8"),
-               Contains("unknown configuration section 'sx'"));
+    CHECK_THAT(what_of_set(cfg, "se.st_entriez=8"), Contains("unknown configuration key 'se.st_entriez'"));
+    CHECK_THAT(what_of_set(cfg, "sx.st_entries=8"), Contains("unknown configuration section 'sx'"));
     CHECK_THAT(what_of_set(cfg, "st_entries=8"), Contains("'st_entries' is not a section.key"));
     CHECK_THAT(what_of_set(cfg, "se.st_entries"), Contains("key=value") && Contains("se.st_entries"));
     CHECK_THAT(what_of_set(cfg, "platform.timing=5"), Contains("'platform.timing'"));

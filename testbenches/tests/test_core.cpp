@@ -5,10 +5,6 @@
 // because a REQUIRE thrown inside a SystemC process becomes an sc_report.
 #include <catch2/catch.hpp>
 
-#include "testbenches/tests/core_table2_check.h"
-#include "testbenches/tests/core_test_helpers.h"
-#include "testbenches/tests/tlm_test_helpers.h"
-
 #include <cstring>
 #include <deque>
 #include <optional>
@@ -26,6 +22,9 @@
 #include "models/core/ndp_core.h"
 #include "models/protocol/tlm/syncron_extension.h"
 #include "models/protocol/wire_format.h"
+#include "testbenches/tests/core_table2_check.h"
+#include "testbenches/tests/core_test_helpers.h"
+#include "testbenches/tests/tlm_test_helpers.h"
 
 using namespace syncron;
 using sc_core::sc_time;
@@ -76,8 +75,10 @@ private:
     }
     void copy(tlm::tlm_generic_payload& t) {
         uint8_t* mem = &bytes[t.get_address()];
-        if (t.is_read()) std::memcpy(t.get_data_ptr(), mem, t.get_data_length());
-        else if (t.is_write()) std::memcpy(mem, t.get_data_ptr(), t.get_data_length());
+        if (t.is_read())
+            std::memcpy(t.get_data_ptr(), mem, t.get_data_length());
+        else if (t.is_write())
+            std::memcpy(mem, t.get_data_ptr(), t.get_data_length());
     }
     void b_transport(tlm::tlm_generic_payload& t, sc_time& delay) {
         if (!in_range(t)) {
@@ -142,8 +143,7 @@ private:
     void b_transport(tlm::tlm_generic_payload& t, sc_time& delay) {
         auto* ext = t.get_extension<SyncronExtension>();
         Received r{ext ? ext->msg : Message{}, sc_core::sc_time_stamp() + delay,
-                   std::vector<uint8_t>(t.get_data_ptr(), t.get_data_ptr() + t.get_data_length()),
-                   ext != nullptr};
+                   std::vector<uint8_t>(t.get_data_ptr(), t.get_data_ptr() + t.get_data_length()), ext != nullptr};
         received.push_back(r);
         delay += ns(10);
         if (fail_requests) {
@@ -210,9 +210,7 @@ private:
             to_mem->b_transport(t, delay);
         }
     }
-    unsigned transport_dbg(tlm::tlm_generic_payload& t) {
-        return is_se(t) ? 0 : to_mem->transport_dbg(t);
-    }
+    unsigned transport_dbg(tlm::tlm_generic_payload& t) { return is_se(t) ? 0 : to_mem->transport_dbg(t); }
 };
 
 /// Records SC_ERROR reports instead of throwing, so a test can inspect them.
@@ -278,7 +276,7 @@ TEST_CASE("core l1: invalid geometry is rejected", "[core][l1]") {
 TEST_CASE("core l1: miss allocates, hit follows, stats count", "[core][l1]") {
     L1Cache l1{CoreParams{}};
     CHECK_FALSE(l1.access(0x1008, false).hit);
-    CHECK(l1.access(0x1030, false).hit);  // same line
+    CHECK(l1.access(0x1030, false).hit); // same line
     CHECK(l1.access(0x1038, true).hit);
     CHECK(l1.contains(0x1000));
     CHECK_FALSE(l1.contains(0x1040));
@@ -291,14 +289,14 @@ TEST_CASE("core l1: LRU victim, dirty victims are written back", "[core][l1]") {
     L1Cache l1{CoreParams{}};
     const uint64_t stride = 128 * 64; // same set
     const uint64_t a = 0x40, b = a + stride, c = a + 2 * stride, d = a + 3 * stride;
-    CHECK_FALSE(l1.access(a, true).hit);   // a dirty
-    CHECK_FALSE(l1.access(b, false).hit);  // b clean
-    CHECK(l1.access(a, false).hit);        // a most recent: b is LRU
+    CHECK_FALSE(l1.access(a, true).hit);  // a dirty
+    CHECK_FALSE(l1.access(b, false).hit); // b clean
+    CHECK(l1.access(a, false).hit);       // a most recent: b is LRU
     L1Cache::AccessResult r = l1.access(c, false);
     CHECK_FALSE(r.hit);
-    CHECK_FALSE(r.writeback);              // b was clean
+    CHECK_FALSE(r.writeback); // b was clean
     CHECK_FALSE(l1.contains(b));
-    r = l1.access(d, false);               // evicts a (LRU, dirty)
+    r = l1.access(d, false); // evicts a (LRU, dirty)
     CHECK_FALSE(r.hit);
     CHECK(r.writeback);
     CHECK(r.victim_addr == a);
@@ -358,9 +356,13 @@ TEST_CASE("core: done_event fires at the finish time", "[core][timing]") {
     sc_time fired;
     struct Watcher : sc_core::sc_module {
         SC_HAS_PROCESS(Watcher);
-        Watcher(sc_core::sc_module_name n, NdpCore& core, sc_time& out)
-            : sc_module(n), m_core(core), m_out(out) { SC_THREAD(run); }
-        void run() { wait(m_core.done_event()); m_out = sc_core::sc_time_stamp(); }
+        Watcher(sc_core::sc_module_name n, NdpCore& core, sc_time& out) : sc_module(n), m_core(core), m_out(out) {
+            SC_THREAD(run);
+        }
+        void run() {
+            wait(m_core.done_event());
+            m_out = sc_core::sc_time_stamp();
+        }
         NdpCore& m_core;
         sc_time& m_out;
     } watcher("watcher", b.core, fired);
@@ -441,10 +443,10 @@ TEST_CASE("core: a dirty eviction issues a 64 B write-back", "[core][memory][l1]
     const uint64_t stride = 128 * 64; // 16 KB / 2 ways / 64 B: same set every 8 KB
     uint64_t back = 0;
     b.core.set_program([&](CoreApi& c) {
-        c.store(0x0, 0x77, 1);       // miss, dirty
-        c.load(stride, 8);           // miss, clean
-        c.load(2 * stride, 8);       // miss, evicts line 0 (LRU, dirty)
-        back = c.load(0x90000, 1);   // uncacheable: sees the store in memory
+        c.store(0x0, 0x77, 1);     // miss, dirty
+        c.load(stride, 8);         // miss, clean
+        c.load(2 * stride, 8);     // miss, evicts line 0 (LRU, dirty)
+        back = c.load(0x90000, 1); // uncacheable: sees the store in memory
     });
     sc_core::sc_start();
     REQUIRE(b.mem.log.size() == 5);
@@ -475,8 +477,13 @@ TEST_CASE("core: lock_acquire returns no earlier than the grant", "[core][sync]"
     struct Probe : sc_core::sc_module {
         SC_HAS_PROCESS(Probe);
         Probe(sc_core::sc_module_name n, NdpCore& core, std::optional<NdpCore::CoreState>& out)
-            : sc_module(n), m_core(core), m_out(out) { SC_THREAD(run); }
-        void run() { wait(ns(60)); m_out = m_core.state(); }
+            : sc_module(n), m_core(core), m_out(out) {
+            SC_THREAD(run);
+        }
+        void run() {
+            wait(ns(60));
+            m_out = m_core.state();
+        }
         NdpCore& m_core;
         std::optional<NdpCore::CoreState>& m_out;
     } probe("probe", b.core, mid_state);
@@ -579,8 +586,7 @@ TEST_CASE("core: a reply with the wrong opcode gets an error response", "[core][
     CHECK(b.core.done()); // the right grant still completes the acquire
 }
 
-TEST_CASE("core: mailbox rejects replies nobody waits for and payloads without a message",
-          "[core][sync][error]") {
+TEST_CASE("core: mailbox rejects replies nobody waits for and payloads without a message", "[core][sync][error]") {
     g_errors.clear();
     sc_core::sc_report_handler::set_handler(capture_errors);
     AddressMap map{4, 16, MemoryParams{}};

@@ -7,9 +7,6 @@
 // assertions run after sc_start.
 #include <catch2/catch.hpp>
 
-#include "testbenches/tests/core_table2_check.h"
-#include "testbenches/tests/core_test_helpers.h"
-
 #include <cstring>
 #include <deque>
 #include <map>
@@ -25,10 +22,12 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
-#include "models/tlm/payload_pool.h"
 #include "models/core/ndp_core.h"
 #include "models/protocol/tlm/syncron_extension.h"
 #include "models/protocol/wire_format.h"
+#include "models/tlm/payload_pool.h"
+#include "testbenches/tests/core_table2_check.h"
+#include "testbenches/tests/core_test_helpers.h"
 
 using namespace syncron;
 using sc_core::sc_time;
@@ -73,9 +72,7 @@ public:
         uint64_t addr;
         unsigned len;
         sc_time at; ///< effective arrival time
-        bool operator==(const Access& o) const {
-            return cmd == o.cmd && addr == o.addr && len == o.len && at == o.at;
-        }
+        bool operator==(const Access& o) const { return cmd == o.cmd && addr == o.addr && len == o.len && at == o.at; }
     };
 
     tlm_utils::simple_target_socket<AtMemory> socket;
@@ -117,8 +114,10 @@ private:
             return;
         }
         uint8_t* mem = &bytes[t.get_address()];
-        if (t.is_read()) std::memcpy(t.get_data_ptr(), mem, t.get_data_length());
-        else if (t.is_write()) std::memcpy(mem, t.get_data_ptr(), t.get_data_length());
+        if (t.is_read())
+            std::memcpy(t.get_data_ptr(), mem, t.get_data_length());
+        else if (t.is_write())
+            std::memcpy(mem, t.get_data_ptr(), t.get_data_length());
         t.set_response_status(tlm::TLM_OK_RESPONSE);
     }
     void b_transport(tlm::tlm_generic_payload& t, sc_time& delay) {
@@ -215,19 +214,19 @@ public:
     };
     struct Sent {
         Message msg;
-        sc_time at;                                         ///< BEGIN_REQ of the grant
+        sc_time at; ///< BEGIN_REQ of the grant
         tlm::tlm_sync_enum fw_return = tlm::TLM_ACCEPTED;
         tlm::tlm_phase fw_phase = tlm::UNINITIALIZED_PHASE;
         tlm::tlm_response_status status = tlm::TLM_INCOMPLETE_RESPONSE;
-        sc_time resp_at;                                    ///< BEGIN_RESP from the mailbox
+        sc_time resp_at; ///< BEGIN_RESP from the mailbox
     };
 
     tlm_utils::simple_target_socket<AtFakeSe> in;
     tlm_utils::simple_initiator_socket<AtFakeSe> out; ///< bound straight to the core mailbox
 
     std::vector<Received> received;
-    std::vector<sc_time> end_req_at;  ///< when each message's END_REQ took effect
-    std::vector<sc_time> resp_at;     ///< when each message's BEGIN_RESP was sent
+    std::vector<sc_time> end_req_at; ///< when each message's END_REQ took effect
+    std::vector<sc_time> resp_at;    ///< when each message's BEGIN_RESP was sent
     std::vector<Sent> sent;
     std::deque<Opcode> wrong_replies; ///< sent before the correct one for the next acquire
     bool fail_requests = false;       ///< every message gets an error response (and no grant)
@@ -238,8 +237,7 @@ public:
     PayloadPool pool;
 
     SC_HAS_PROCESS(AtFakeSe);
-    AtFakeSe(sc_core::sc_module_name name)
-        : sc_module(name), in("in"), out("out"), m_peq(this, &AtFakeSe::peq_cb) {
+    AtFakeSe(sc_core::sc_module_name name) : sc_module(name), in("in"), out("out"), m_peq(this, &AtFakeSe::peq_cb) {
         in.register_nb_transport_fw(this, &AtFakeSe::nb_transport_fw);
         out.register_nb_transport_bw(this, &AtFakeSe::out_nb_transport_bw);
         SC_THREAD(reply_thread);
@@ -264,8 +262,7 @@ private:
         ++m_held;
         auto* ext = t.get_extension<SyncronExtension>();
         Received r{ext ? ext->msg : Message{}, now() + delay,
-                   std::vector<uint8_t>(t.get_data_ptr(), t.get_data_ptr() + t.get_data_length()),
-                   ext != nullptr};
+                   std::vector<uint8_t>(t.get_data_ptr(), t.get_data_ptr() + t.get_data_length()), ext != nullptr};
         received.push_back(r);
         if (ext && !fail_requests && grant && is_sync_request(ext->msg.op)) {
             m_pending.push_back(r);
@@ -392,8 +389,7 @@ public:
     unsigned begin_reqs = 0;
     unsigned end_resps = 0; ///< END_RESPs the core sent (after TLM_UPDATED/BEGIN_RESP)
 
-    AtRouter(sc_core::sc_module_name name)
-        : sc_module(name), in("in"), to_mem("to_mem"), to_se("to_se") {
+    AtRouter(sc_core::sc_module_name name) : sc_module(name), in("in"), to_mem("to_mem"), to_se("to_se") {
         in.register_b_transport(this, &AtRouter::b_transport);
         in.register_nb_transport_fw(this, &AtRouter::nb_transport_fw);
         in.register_transport_dbg(this, &AtRouter::transport_dbg);
@@ -412,23 +408,25 @@ private:
     };
 
     static bool is_se(const tlm::tlm_generic_payload& t) { return t.get_address() >= AddressMap::kIoBase; }
-    void violation(const std::string& what) {
-        violations.push_back(what + " at " + now().to_string());
-    }
+    void violation(const std::string& what) { violations.push_back(what + " at " + now().to_string()); }
     void timing(Open& o, const sc_time& at, const char* phase) {
         if (at < o.last) violation(std::string(phase) + " annotated before the previous phase");
         o.last = at;
     }
 
     void b_transport(tlm::tlm_generic_payload& t, sc_time& delay) {
-        if (is_se(t)) to_se->b_transport(t, delay);
-        else to_mem->b_transport(t, delay);
+        if (is_se(t))
+            to_se->b_transport(t, delay);
+        else
+            to_mem->b_transport(t, delay);
     }
     unsigned transport_dbg(tlm::tlm_generic_payload& t) { return is_se(t) ? 0 : to_mem->transport_dbg(t); }
 
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase, sc_time& delay) {
-        if (!t.has_mm()) violation("nb_transport_fw without a memory manager");
-        else if (t.get_ref_count() <= 0) violation("nb_transport_fw on a payload with reference count 0");
+        if (!t.has_mm())
+            violation("nb_transport_fw without a memory manager");
+        else if (t.get_ref_count() <= 0)
+            violation("nb_transport_fw on a payload with reference count 0");
         const bool se = is_se(t);
         if (phase == tlm::BEGIN_REQ) {
             ++begin_reqs;
@@ -531,8 +529,9 @@ struct Bench {
     NdpCore core;
     std::unique_ptr<SyncClient> client = test::inject_syncron(core);
 
-    explicit Bench(Timing timing = Timing::at, const std::string& prefix = "",
-                   std::function<bool(uint64_t)> cacheable = [](uint64_t) { return false; })
+    explicit Bench(
+        Timing timing = Timing::at, const std::string& prefix = "",
+        std::function<bool(uint64_t)> cacheable = [](uint64_t) { return false; })
         : mem((prefix + "mem").c_str()), se((prefix + "se").c_str()), router((prefix + "router").c_str()),
           core((prefix + "core").c_str(), kUnit, kLocal, kGlobal, CoreParams{}, map, std::move(cacheable)) {
         core.set_timing(timing);
@@ -559,9 +558,13 @@ struct Bench {
 /// Samples a core's state at one time.
 struct Probe : sc_core::sc_module {
     SC_HAS_PROCESS(Probe);
-    Probe(sc_core::sc_module_name n, const NdpCore& core, sc_time at)
-        : sc_module(n), m_core(core), m_at(at) { SC_THREAD(run); }
-    void run() { wait(m_at); state = m_core.state(); }
+    Probe(sc_core::sc_module_name n, const NdpCore& core, sc_time at) : sc_module(n), m_core(core), m_at(at) {
+        SC_THREAD(run);
+    }
+    void run() {
+        wait(m_at);
+        state = m_core.state();
+    }
     std::optional<NdpCore::CoreState> state;
     const NdpCore& m_core;
     sc_time m_at;
@@ -576,15 +579,15 @@ TEST_CASE("core at: compute, loads and stores take exactly the LT time", "[core]
     uint64_t lt_value = 0, at_value = 0;
     auto program = [stride](uint64_t& value) {
         return [stride, &value](CoreApi& c) {
-            c.compute(1000);                         // 400 ns
+            c.compute(1000);                            // 400 ns
             c.store(0x90000, 0x1122334455667788ull, 8); // uncacheable: 50
-            c.compute(25);                           // 10
-            value = c.load(0x90000, 8);              // 50
-            c.store(0x0, 0x77, 1);                   // miss (fill) 50 + 1.6, line dirty
-            c.load(0x8, 8);                          // hit 1.6
-            c.load(stride, 8);                       // miss 50 + 1.6
-            c.compute(3);                            // 1.2
-            c.load(2 * stride, 8);                   // miss, dirty victim: write-back 50 + fill 50 + 1.6
+            c.compute(25);                              // 10
+            value = c.load(0x90000, 8);                 // 50
+            c.store(0x0, 0x77, 1);                      // miss (fill) 50 + 1.6, line dirty
+            c.load(0x8, 8);                             // hit 1.6
+            c.load(stride, 8);                          // miss 50 + 1.6
+            c.compute(3);                               // 1.2
+            c.load(2 * stride, 8);                      // miss, dirty victim: write-back 50 + fill 50 + 1.6
         };
     };
     auto cacheable = [](uint64_t a) { return a < 0x80000; };
@@ -625,7 +628,10 @@ TEST_CASE("core at: store then load returns the value whichever way the memory a
     ann.mem.end_req_delay = ns(30);
     ann.mem.bw_annotation = ns(20);
     ret.mem.accept = AtMemory::Accept::on_return;
-    struct Seen { uint64_t value = 0, three = 0; sc_time after_store; };
+    struct Seen {
+        uint64_t value = 0, three = 0;
+        sc_time after_store;
+    };
     Seen s_once, s_held, s_ret, s_ann;
     auto program = [](Seen& s) {
         return [&s](CoreApi& c) {
@@ -758,11 +764,11 @@ TEST_CASE("core at: a withheld END_REQ delays the core (back-pressure)", "[core]
     REQUIRE(b.se.received.size() == 3);
     REQUIRE(b.se.end_req_at.size() == 3);
     CHECK(b.se.end_req_at[0] == ns(30));
-    CHECK(after_acquire == ns(100));           // the grant, 100 ns after arrival
+    CHECK(after_acquire == ns(100)); // the grant, 100 ns after arrival
     CHECK(b.se.received[1].arrival == ns(100));
     CHECK(b.se.end_req_at[1] == ns(130));
-    const sc_time issue = b.core.cycle_time(); // of each posted message
-    CHECK(after_release == ns(130));           // held until END_REQ
+    const sc_time issue = b.core.cycle_time();          // of each posted message
+    CHECK(after_release == ns(130));                    // held until END_REQ
     CHECK(b.se.received[2].arrival == ns(130) + issue); // request exclusion: after the release's END_REQ
     CHECK(after_post == ns(160) + issue);
     REQUIRE(b.mem.log.size() == 1);
@@ -879,7 +885,7 @@ struct MailboxPoker : sc_core::sc_module {
     }
     void run() {
         wait(ns(5));
-        send(std::nullopt, tlm::TLM_WRITE_COMMAND, SC_ZERO_TIME);                  // 0: no extension
+        send(std::nullopt, tlm::TLM_WRITE_COMMAND, SC_ZERO_TIME); // 0: no extension
         wait(ns(1));
         send(msg(Opcode::sem_grant_local, 0x4000), tlm::TLM_WRITE_COMMAND, ns(4)); // 1: wrong opcode, at 10 ns
         wait(ns(2));
@@ -966,7 +972,7 @@ TEST_CASE("core at: the mailbox answers nb BEGIN_REQ, in order, one response at 
     CHECK(r[1].resp_at == ns(25));
     CHECK(r[2].status == tlm::TLM_COMMAND_ERROR_RESPONSE); // a READ
     CHECK(r[2].resp_at == ns(25));
-    CHECK(r[3].status == tlm::TLM_OK_RESPONSE);            // the grant, effective at 60 ns
+    CHECK(r[3].status == tlm::TLM_OK_RESPONSE); // the grant, effective at 60 ns
     CHECK(r[3].resp_at == ns(60));
     CHECK(poker.resp_while_open == 0);
     CHECK(poker.end_resp_return == tlm::TLM_COMPLETED);

@@ -94,8 +94,7 @@ private:
             m.addr = 0x1000 + 0x40 * i;
             m.op = script[i].op;
             sc_time d = script[i].at - sc_core::sc_time_stamp(); // decoupled: annotated, not waited
-            statuses.push_back(
-                syncron::test::write_message(out, m, d, Endpoint::core(1, static_cast<unsigned>(i))));
+            statuses.push_back(syncron::test::write_message(out, m, d, Endpoint::core(1, static_cast<unsigned>(i))));
         }
     }
 };
@@ -132,8 +131,7 @@ void capture(const sc_core::sc_report& r, const sc_core::sc_actions&) {
 
 } // namespace
 
-TEST_CASE("core services: the flat client sends to the Master SE with the core's flat index",
-          "[core][schemes]") {
+TEST_CASE("core services: the flat client sends to the Master SE with the core's flat index", "[core][schemes]") {
     CoreBench b;
     const auto client = MessageClient::flat(b.map);
     b.core.set_sync_client(client.get());
@@ -216,9 +214,8 @@ TEST_CASE("core services: a server mailbox hands messages out in arrival order",
     sender.out.bind(server.mailbox);
     server.set_server_mailbox(true);
     // Written in this order, stamped out of order: the mailbox must sort them.
-    sender.script = {{Opcode::lock_acquire_local, ns(30)},
-                     {Opcode::sem_post_local, ns(10)},
-                     {Opcode::cond_signal_local, ns(20)}};
+    sender.script = {
+        {Opcode::lock_acquire_local, ns(30)}, {Opcode::sem_post_local, ns(10)}, {Opcode::cond_signal_local, ns(20)}};
     std::vector<std::pair<Opcode, sc_time>> taken;
     server.set_program([&](CoreApi&) {
         for (int i = 0; i < 3; ++i) {
@@ -259,8 +256,7 @@ TEST_CASE("core services: remote atomics of a bad size or alignment are reported
     CHECK(b.core.stats().atomics[0] == 0);
 }
 
-TEST_CASE("core services: a core the platform gave no scheme reports its Table 2 calls",
-          "[core][schemes][errors]") {
+TEST_CASE("core services: a core the platform gave no scheme reports its Table 2 calls", "[core][schemes][errors]") {
     g_errors.clear();
     sc_core::sc_report_handler::set_handler(capture);
     CoreBench b;
@@ -269,8 +265,8 @@ TEST_CASE("core services: a core the platform gave no scheme reports its Table 2
     sc_core::sc_start();
     sc_core::sc_report_handler::set_handler(sc_core::sc_report_handler::default_handler);
     REQUIRE(g_errors.size() == 1);
-    CHECK_THAT(g_errors[0], Catch::Contains("core: lock_acquire_local for 0x3000") &&
-                                Catch::Contains("no synchronization scheme"));
+    CHECK_THAT(g_errors[0],
+               Catch::Contains("core: lock_acquire_local for 0x3000") && Catch::Contains("no synchronization scheme"));
     CHECK(b.rec.seen.empty());
     CHECK(b.core.done());
 }

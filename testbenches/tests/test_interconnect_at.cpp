@@ -25,12 +25,12 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "models/common/params.h"
-#include "models/tlm/payload_pool.h"
-#include "models/tlm/protocol_checker.h"
 #include "models/interconnect/crossbar.h"
 #include "models/interconnect/link.h"
 #include "models/interconnect/router.h"
 #include "models/memory/backing_store.h"
+#include "models/tlm/payload_pool.h"
+#include "models/tlm/protocol_checker.h"
 #include "testbenches/tests/at_script_initiator.h"
 #include "testbenches/tests/tlm_test_helpers.h"
 
@@ -210,8 +210,8 @@ struct XbarAtBench {
                 std::vector<AtTarget::Config> target_cfgs, const XbarParams& p = XbarParams())
         : router(static_cast<int>(target_cfgs.size())), xbar((prefix + "_xbar").c_str(), p, &router) {
         for (size_t k = 0; k < scripts.size(); ++k) {
-            inits.push_back(std::make_unique<AtInitiator>((prefix + "_init" + std::to_string(k)).c_str(),
-                                                          std::move(scripts[k])));
+            inits.push_back(
+                std::make_unique<AtInitiator>((prefix + "_init" + std::to_string(k)).c_str(), std::move(scripts[k])));
             checkers.push_back(std::make_unique<QuietChecker>((prefix + "_chk_in" + std::to_string(k)).c_str()));
             inits.back()->socket.bind(checkers.back()->target);
             checkers.back()->initiator.bind(xbar.in);
@@ -251,10 +251,8 @@ struct LinkAtBench {
 
     LinkAtBench(const std::string& prefix, AtInitiator::Script script, const LinkParams& p = LinkParams(),
                 AtTarget::Config tc = AtTarget::Config(), unsigned src = 0, unsigned dst = 1)
-        : link((prefix + "_link").c_str(), src, dst, p),
-          target((prefix + "_tgt").c_str(), tc),
-          init((prefix + "_init").c_str(), std::move(script)),
-          chk_in((prefix + "_chk_in").c_str()),
+        : link((prefix + "_link").c_str(), src, dst, p), target((prefix + "_tgt").c_str(), tc),
+          init((prefix + "_init").c_str(), std::move(script)), chk_in((prefix + "_chk_in").c_str()),
           chk_out((prefix + "_chk_out").c_str()) {
         init.socket.bind(chk_in.target);
         chk_in.initiator.bind(link.in);
@@ -276,9 +274,7 @@ struct LinkAtBench {
 };
 
 /// Fixed pipeline part of a link's latency (latency_ns includes one 64 B line).
-double link_fixed_ns(const LinkParams& p = LinkParams()) {
-    return std::max(0.0, p.latency_ns - 64 / p.bandwidth_gbps);
-}
+double link_fixed_ns(const LinkParams& p = LinkParams()) { return std::max(0.0, p.latency_ns - 64 / p.bandwidth_gbps); }
 
 } // namespace
 
@@ -342,8 +338,7 @@ TEST_CASE("interconnect: crossbar AT: the hop latency equals the LT hop latency 
     size_t w1 = 0, w2 = 0;
     AtTarget::Config tc;
     tc.latency = ns(10);
-    XbarAtBench b("at",
-                  {[&](AtInitiator& i) {
+    XbarAtBench b("at", {[&](AtInitiator& i) {
                       w1 = i.write(0x10, pattern(8, 1));
                       i.wait_done(w1);
                       // A timing annotation on BEGIN_REQ: the crossbar takes it at t + 100 ns.
@@ -369,7 +364,8 @@ TEST_CASE("interconnect: crossbar AT: the hop latency equals the LT hop latency 
     CHECK(b.xbar.max_queue_occupancy(0) == 1);
 }
 
-TEST_CASE("interconnect: crossbar AT: two inputs to one output serialize as in LT", "[interconnect][xbar][at][timing]") {
+TEST_CASE("interconnect: crossbar AT: two inputs to one output serialize as in LT",
+          "[interconnect][xbar][at][timing]") {
     // 64 B (4 flits) and 8 B (1 flit) transfers, two initiators to output 0 at
     // t = 0 and a third to output 1; LT benches give the reference delays.
     struct LtRef {
@@ -384,13 +380,13 @@ TEST_CASE("interconnect: crossbar AT: two inputs to one output serialize as in L
               t1((prefix + "_t1").c_str()) {
             const uint64_t addr[3] = {0x000, 0x040, 0x1000};
             for (unsigned k = 0; k < 3; ++k) {
-                inits.push_back(std::make_unique<ScriptInitiator>(
-                    (prefix + "_i" + std::to_string(k)).c_str(), [this, k, len, a = addr[k]](ScriptInitiator& i) {
-                        std::vector<uint8_t> v(len, 1);
-                        sc_time dd;
-                        i.write(a, v, dd);
-                        d[k] = dd;
-                    }));
+                inits.push_back(std::make_unique<ScriptInitiator>((prefix + "_i" + std::to_string(k)).c_str(),
+                                                                  [this, k, len, a = addr[k]](ScriptInitiator& i) {
+                                                                      std::vector<uint8_t> v(len, 1);
+                                                                      sc_time dd;
+                                                                      i.write(a, v, dd);
+                                                                      d[k] = dd;
+                                                                  }));
                 inits.back()->socket.bind(xbar.in);
             }
             xbar.out.bind(t0.socket);
@@ -504,8 +500,7 @@ TEST_CASE("interconnect: crossbar AT: an unroutable address gets END_REQ then TL
           "[interconnect][xbar][at][error]") {
     const auto warnings_before = sc_core::sc_report_handler::get_count(sc_core::SC_WARNING);
     size_t bad = 0, good = 0;
-    XbarAtBench b("b",
-                  {[&](AtInitiator& i) {
+    XbarAtBench b("b", {[&](AtInitiator& i) {
                       i.wait_done(bad = i.read(0x5000, 8));
                       good = i.write(0x1008, pattern(8, 4)); // the crossbar still works
                   }},
@@ -679,7 +674,8 @@ TEST_CASE("interconnect: link AT and LT: a READ's data returns on the reverse li
 
     // AT
     size_t rd = 0, wr = 0;
-    LinkAtBench a("atA", [&](AtInitiator& i) { rd = i.read(0x40, 64); }, lp, AtTarget::Config(), 0, 1);
+    LinkAtBench a(
+        "atA", [&](AtInitiator& i) { rd = i.read(0x40, 64); }, lp, AtTarget::Config(), 0, 1);
     LinkAtBench b(
         "atB",
         [&](AtInitiator& i) {
@@ -723,10 +719,10 @@ TEST_CASE("interconnect: link AT and LT: a READ's data returns on the reverse li
     CHECK(r.data == pattern(64, 9));
     REQUIRE(a.target.seen.size() == 1);
     REQUIRE(b.target.seen.size() == 1);
-    CHECK(a.target.seen[0].begin_req == ns(fixed));                   // 35: a read request carries no data
-    CHECK(r.begin_resp == ns(fixed + ser + fixed));                   // 75: data on the reverse link
+    CHECK(a.target.seen[0].begin_req == ns(fixed));                     // 35: a read request carries no data
+    CHECK(r.begin_resp == ns(fixed + ser + fixed));                     // 75: data on the reverse link
     CHECK(b.target.seen[0].begin_req == ns(fixed + ser + ser + fixed)); // 80, not 77: waited for the read data
-    CHECK(w.begin_resp == b.target.seen[0].begin_req + ns(fixed));    // 115: a write response has no data
+    CHECK(w.begin_resp == b.target.seen[0].begin_req + ns(fixed));      // 115: a write response has no data
     CHECK(b.link.queueing_delay() == ns(3));
     CHECK(b.link.bytes() == 128);
     CHECK(b.link.response_transfers() == 1);

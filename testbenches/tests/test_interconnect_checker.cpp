@@ -21,9 +21,9 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "models/memory/backing_store.h"
 #include "models/tlm/payload_pool.h"
 #include "models/tlm/protocol_checker.h"
-#include "models/memory/backing_store.h"
 #include "testbenches/tests/tlm_test_helpers.h"
 
 using namespace syncron;
@@ -181,15 +181,12 @@ private:
         Pending& p = m_pending.at(&t);
         m_peq.notify(t, ph, d);
         switch (m_responses++ % 3) {
-        case 0:
-            return tlm::TLM_COMPLETED;
+        case 0: return tlm::TLM_COMPLETED;
         case 1:
             ph = tlm::END_RESP;
             d += ns(1);
             return tlm::TLM_UPDATED;
-        default:
-            p.must_end_resp = true;
-            return tlm::TLM_ACCEPTED;
+        default: p.must_end_resp = true; return tlm::TLM_ACCEPTED;
         }
     }
 
@@ -245,8 +242,8 @@ public:
     tlm_utils::simple_target_socket<AtTarget> socket;
 
     AtTarget(const sc_core::sc_module_name& name, sc_time latency = ns(10), sc_time accept = ns(2))
-        : sc_module(name), socket("socket"), m_latency(latency), m_accept(accept),
-          m_peq(this, &AtTarget::peq_cb), m_ready(this, &AtTarget::ready_cb) {
+        : sc_module(name), socket("socket"), m_latency(latency), m_accept(accept), m_peq(this, &AtTarget::peq_cb),
+          m_ready(this, &AtTarget::ready_cb) {
         socket.register_nb_transport_fw(this, &AtTarget::nb_transport_fw);
         socket.register_b_transport(this, &AtTarget::b_transport);
         socket.register_transport_dbg(this, &AtTarget::transport_dbg);
@@ -294,8 +291,10 @@ private:
             if (socket->nb_transport_bw(t, e, d) != tlm::TLM_ACCEPTED) ++m_errors;
             m_ready.notify(t, tlm::BEGIN_RESP, m_accept + m_latency);
         } else if (ph == tlm::END_RESP) {
-            if (m_resp == &t) m_resp = nullptr;
-            else ++m_errors;
+            if (m_resp == &t)
+                m_resp = nullptr;
+            else
+                ++m_errors;
             release(t);
             try_send();
         }
@@ -326,8 +325,10 @@ private:
     }
 
     void access(tlm_generic_payload& t) {
-        if (t.is_read()) m_store.read(t.get_address(), t.get_data_ptr(), t.get_data_length());
-        else if (t.is_write()) m_store.write(t.get_address(), t.get_data_ptr(), t.get_data_length());
+        if (t.is_read())
+            m_store.read(t.get_address(), t.get_data_ptr(), t.get_data_length());
+        else if (t.is_write())
+            m_store.write(t.get_address(), t.get_data_ptr(), t.get_data_length());
         t.set_response_status(tlm::TLM_OK_RESPONSE);
     }
 
@@ -652,8 +653,7 @@ TEST_CASE("interconnect: checker: a b_transport target may wait and return a sma
 
 TEST_CASE("interconnect: checker: invalidate_direct_mem_ptr is forwarded to the initiator",
           "[interconnect][checker][dmi]") {
-    RawBench b([](RawInitiator&) {},
-               [](RawTarget& t) { t.socket->invalidate_direct_mem_ptr(0x1000, 0x1fff); });
+    RawBench b([](RawInitiator&) {}, [](RawTarget& t) { t.socket->invalidate_direct_mem_ptr(0x1000, 0x1fff); });
     sc_core::sc_start();
     REQUIRE(b.init.invalidations.size() == 1);
     CHECK(b.init.invalidations[0] == std::make_pair(uint64_t(0x1000), uint64_t(0x1fff)));

@@ -56,8 +56,8 @@ struct XbarBench {
         : xbar("xbar", p), t0("t0"), t1("t1") {
         xbar.set_router(&router);
         for (size_t k = 0; k < scripts.size(); ++k) {
-            inits.push_back(std::make_unique<ScriptInitiator>(("init" + std::to_string(k)).c_str(),
-                                                              std::move(scripts[k])));
+            inits.push_back(
+                std::make_unique<ScriptInitiator>(("init" + std::to_string(k)).c_str(), std::move(scripts[k])));
             inits.back()->socket.bind(xbar.in);
         }
         xbar.out.bind(t0.socket);
@@ -80,9 +80,7 @@ struct LinkBench {
 
 /// Fixed pipeline part of a link's latency: latency_ns is one 64 B line,
 /// serialization included.
-double link_fixed_ns(const LinkParams& p = LinkParams()) {
-    return std::max(0.0, p.latency_ns - 64 / p.bandwidth_gbps);
-}
+double link_fixed_ns(const LinkParams& p = LinkParams()) { return std::max(0.0, p.latency_ns - 64 / p.bandwidth_gbps); }
 
 /// `cores` temporally decoupled initiators, each doing `per_core` blocking
 /// 64 B writes back to back, through a crossbar onto one link. Each core keeps
@@ -95,15 +93,15 @@ struct LinkTraffic : sc_core::sc_module {
     std::vector<std::unique_ptr<ScriptInitiator>> cores;
     unsigned n_cores, per_core;
     sc_time quantum;
-    sc_time end; ///< latest local time at which a core finished its writes
+    sc_time end;       ///< latest local time at which a core finished its writes
     sc_time first_end; ///< earliest one (the spread shows how unfair the order was)
 
     LinkTraffic(const sc_core::sc_module_name& name, unsigned n, unsigned per, sc_time q)
-        : sc_module(name), xbar("xbar", XbarParams(), &router), link("link", 0, 1, LinkParams()),
-          target("target"), n_cores(n), per_core(per), quantum(q) {
+        : sc_module(name), xbar("xbar", XbarParams(), &router), link("link", 0, 1, LinkParams()), target("target"),
+          n_cores(n), per_core(per), quantum(q) {
         for (unsigned c = 0; c < n; ++c) {
-            cores.push_back(std::make_unique<ScriptInitiator>(
-                ("core" + std::to_string(c)).c_str(), [this, c](ScriptInitiator& i) {
+            cores.push_back(
+                std::make_unique<ScriptInitiator>(("core" + std::to_string(c)).c_str(), [this, c](ScriptInitiator& i) {
                     QuantumKeeper qk(quantum);
                     qk.reset();
                     std::vector<uint8_t> line(64, static_cast<uint8_t>(c));
@@ -181,7 +179,8 @@ TEST_CASE("interconnect: crossbar: unmapped address gives TLM_ADDRESS_ERROR_RESP
     CHECK(sc_core::sc_report_handler::get_count(sc_core::SC_WARNING) - warnings_before == 1);
 }
 
-TEST_CASE("interconnect: crossbar: hop latency is arbiter + hop cycles (0.8 ns at 2.5 GHz)", "[interconnect][xbar][timing]") {
+TEST_CASE("interconnect: crossbar: hop latency is arbiter + hop cycles (0.8 ns at 2.5 GHz)",
+          "[interconnect][xbar][timing]") {
     sc_time d1, d2;
     XbarBench b({[&](ScriptInitiator& i) {
         sc_time d;
@@ -223,7 +222,7 @@ TEST_CASE("interconnect: crossbar: output-port contention adds delay", "[interco
     const sc_time ser = ns(4 * 0.4); // 64 B = 4 flits of 16 B, one per 2.5 GHz cycle
     CHECK(std::min(a, c) == hop);
     CHECK(std::max(a, c) == hop + ser); // the loser waits for the port
-    CHECK(other == hop);                 // another port is not affected
+    CHECK(other == hop);                // another port is not affected
     CHECK(b.xbar.total_queueing_delay() == ser);
     CHECK(b.xbar.port_busy_until(0) == 2 * ser);
     CHECK(b.xbar.bytes(0) == 128);
@@ -294,7 +293,8 @@ TEST_CASE("interconnect: crossbar: transport_dbg forwards without timing", "[int
     CHECK(b.xbar.port_busy_until(1) == sc_core::SC_ZERO_TIME);
 }
 
-TEST_CASE("interconnect: link: one 64 B line takes latency_ns, other sizes add len/bandwidth", "[interconnect][link][timing]") {
+TEST_CASE("interconnect: link: one 64 B line takes latency_ns, other sizes add len/bandwidth",
+          "[interconnect][link][timing]") {
     const LinkParams lp;
     const double fixed = link_fixed_ns(lp); // 40 - 5 = 35 ns
     sc_time d64, d128, d8;
@@ -325,7 +325,8 @@ TEST_CASE("interconnect: link: one 64 B line takes latency_ns, other sizes add l
     CHECK(b.target.store().bytes_allocated() > 0); // data went through
 }
 
-TEST_CASE("interconnect: link: a latency below the line serialization leaves no fixed part", "[interconnect][link][timing]") {
+TEST_CASE("interconnect: link: a latency below the line serialization leaves no fixed part",
+          "[interconnect][link][timing]") {
     LinkParams lp;
     lp.latency_ns = 1.0; // < 64 B / 12.8 GB/s = 5 ns
     sc_time d64, d8;
@@ -346,7 +347,8 @@ TEST_CASE("interconnect: link: a latency below the line serialization leaves no 
     CHECK(d8 == ns(8 / lp.bandwidth_gbps));
 }
 
-TEST_CASE("interconnect: link: back-to-back 64 B transfers cannot exceed 12.8 GB/s", "[interconnect][link][bandwidth]") {
+TEST_CASE("interconnect: link: back-to-back 64 B transfers cannot exceed 12.8 GB/s",
+          "[interconnect][link][bandwidth]") {
     // All N transfers are offered at the same effective time (as if posted).
     constexpr unsigned kN = 200;
     const LinkParams lp;
@@ -456,6 +458,7 @@ TEST_CASE("interconnect: link + crossbar + vault: a remote access pays both hops
     public:
         explicit ToVault(const AddressMap& m) : m_map(m) {}
         int route(uint64_t a) const override { return m_map.vault_of(a) == 3 ? 0 : -1; }
+
     private:
         const AddressMap& m_map;
     } r1(map);

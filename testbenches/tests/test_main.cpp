@@ -3,15 +3,15 @@
 // process: a test case that builds modules must not share its process.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+
 #include <cstdlib>
+
 #include <systemc>
 
 #include "platforms/workload_registry.h"
 #include "testbenches/workloads/builtin_workloads.h"
 
-int sc_main(int argc, char* argv[]) {
-    return Catch::Session().run(argc, argv);
-}
+int sc_main(int argc, char* argv[]) { return Catch::Session().run(argc, argv); }
 
 int main(int argc, char* argv[]) {
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);

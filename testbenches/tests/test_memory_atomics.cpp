@@ -22,14 +22,14 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
-#include "models/tlm/protocol_checker.h"
-#include "models/tlm/trace_sink.h"
 #include "models/interconnect/crossbar.h"
 #include "models/interconnect/link.h"
 #include "models/interconnect/router.h"
-#include "models/protocol/tlm/atomic_extension.h"
 #include "models/memory/backing_store.h"
 #include "models/memory/vault_controller.h"
+#include "models/protocol/tlm/atomic_extension.h"
+#include "models/tlm/protocol_checker.h"
+#include "models/tlm/trace_sink.h"
 #include "testbenches/tests/at_script_initiator.h"
 #include "testbenches/tests/tlm_test_helpers.h"
 
@@ -44,10 +44,9 @@ namespace {
 
 /// Address of (unit, vault, bank, slot) under the default interleaving; slots
 /// 0..31 of a bank share row 0 (2 KiB rows of 64 B granules), slot 32 is row 1.
-uint64_t addr_of(const AddressMap& map, const MemoryParams& p, unsigned unit, unsigned vault,
-                 unsigned bank, uint64_t slot = 0) {
-    return map.unit_base(unit) +
-           ((slot * p.banks_per_vault + bank) * p.vaults_per_unit + vault) * p.interleave_bytes;
+uint64_t addr_of(const AddressMap& map, const MemoryParams& p, unsigned unit, unsigned vault, unsigned bank,
+                 uint64_t slot = 0) {
+    return map.unit_base(unit) + ((slot * p.banks_per_vault + bank) * p.vaults_per_unit + vault) * p.interleave_bytes;
 }
 
 uint64_t load_le(const uint8_t* p, unsigned len) {
@@ -91,7 +90,7 @@ struct AtomicResult {
     tlm::tlm_response_status status = tlm::TLM_INCOMPLETE_RESPONSE;
     uint64_t old = 0; ///< first min(len, 8) bytes of the buffer after the call
     bool performed = false;
-    std::array<uint8_t, 32> buf{}; ///< the whole data buffer after the call
+    std::array<uint8_t, 32> buf{};  ///< the whole data buffer after the call
     std::array<uint8_t, 32> sent{}; ///< ... and before it
     unsigned debug_bytes = 0;
 };
@@ -256,9 +255,7 @@ struct LtBench {
 
     LtBench(const std::string& prefix, ScriptInitiator::Script script, const MemoryParams& p = MemoryParams(),
             unsigned unit = 0, unsigned vault_index = 0)
-        : params(p),
-          map(4, 16, params),
-          vault((prefix + "_vault").c_str(), unit, vault_index, params, map, store),
+        : params(p), map(4, 16, params), vault((prefix + "_vault").c_str(), unit, vault_index, params, map, store),
           init((prefix + "_init").c_str(), std::move(script)) {
         init.socket.bind(vault.socket);
     }
@@ -275,11 +272,8 @@ struct AtBench {
     CountingChecker checker;
 
     AtBench(const std::string& prefix, AtInitiator::Script script, const MemoryParams& p = MemoryParams())
-        : params(p),
-          map(4, 16, params),
-          vault((prefix + "_vault").c_str(), 0, 0, params, map, store),
-          init((prefix + "_init").c_str(), std::move(script)),
-          tap((prefix + "_tap").c_str()),
+        : params(p), map(4, 16, params), vault((prefix + "_vault").c_str(), 0, 0, params, map, store),
+          init((prefix + "_init").c_str(), std::move(script)), tap((prefix + "_tap").c_str()),
           checker((prefix + "_check").c_str()) {
         init.socket.bind(tap.in);
         tap.out.bind(checker.target);
@@ -314,17 +308,17 @@ TEST_CASE("memory: atomics: cas, swap and faa at 4 and 8 bytes return the old va
     };
     const std::vector<Case> cases = {
         {AtomicOp::faa, 8, 100, 23, 0, 123, true},
-        {AtomicOp::faa, 8, 0xFFFFFFFFFFFFFFFEull, 5, 0, 3, true},                 // wraps at 64 bits
-        {AtomicOp::faa, 4, 7, 0xFFFFFFFFull, 0, 6, true},                         // + (-1) at 32 bits
-        {AtomicOp::faa, 4, 0xFFFFFFF0ull, 0x20, 0, 0x10, true},                   // wraps at 32 bits, no carry out
+        {AtomicOp::faa, 8, 0xFFFFFFFFFFFFFFFEull, 5, 0, 3, true}, // wraps at 64 bits
+        {AtomicOp::faa, 4, 7, 0xFFFFFFFFull, 0, 6, true},         // + (-1) at 32 bits
+        {AtomicOp::faa, 4, 0xFFFFFFF0ull, 0x20, 0, 0x10, true},   // wraps at 32 bits, no carry out
         {AtomicOp::swap, 8, 0x1122334455667788ull, 0x99AABBCCDDEEFF00ull, 0, 0x99AABBCCDDEEFF00ull, true},
         {AtomicOp::swap, 4, 0x11223344, 0xCAFEF00D, 0, 0xCAFEF00D, true},
-        {AtomicOp::cas, 8, 42, 77, 42, 77, true},                                 // success
-        {AtomicOp::cas, 8, 42, 77, 41, 42, true},                                 // failure
-        {AtomicOp::cas, 8, 0x100000005ull, 9, 5, 0x100000005ull, true},           // low half equal only: failure
-        {AtomicOp::cas, 4, 5, 9, 0xFFFFFFFF00000005ull, 9, true},                 // compared at 32 bits: success
-        {AtomicOp::cas, 4, 5, 9, 6, 5, true},                                     // failure
-        {AtomicOp::cas, 8, 0, 1, 0, 1, false},                                    // untouched memory is zero
+        {AtomicOp::cas, 8, 42, 77, 42, 77, true},                       // success
+        {AtomicOp::cas, 8, 42, 77, 41, 42, true},                       // failure
+        {AtomicOp::cas, 8, 0x100000005ull, 9, 5, 0x100000005ull, true}, // low half equal only: failure
+        {AtomicOp::cas, 4, 5, 9, 0xFFFFFFFF00000005ull, 9, true},       // compared at 32 bits: success
+        {AtomicOp::cas, 4, 5, 9, 6, 5, true},                           // failure
+        {AtomicOp::cas, 8, 0, 1, 0, 1, false},                          // untouched memory is zero
         {AtomicOp::faa, 4, 0, 0xABCD, 0, 0xABCD, false},
     };
     const uint64_t sentinel = 0xA5A5A5A5A5A5A5A5ull;
@@ -445,8 +439,8 @@ TEST_CASE("memory: atomics: LT atomics to one bank serialize with each other and
           "[memory][atomics][timing]") {
     const MemoryParams p;
     const AddressMap m(4, 16, p);
-    const uint64_t w = addr_of(m, p, 0, 0, 2, 0);         // bank 2, row 0
-    const uint64_t w_row1 = addr_of(m, p, 0, 0, 2, 40);   // bank 2, another row
+    const uint64_t w = addr_of(m, p, 0, 0, 2, 0);       // bank 2, row 0
+    const uint64_t w_row1 = addr_of(m, p, 0, 0, 2, 40); // bank 2, another row
     const uint64_t other_bank = addr_of(m, p, 0, 0, 3, 0);
     const uint64_t b5 = addr_of(m, p, 0, 0, 5, 0);
     sc_time d1, d2, d3, d4, d_read, d_after_write;
@@ -470,10 +464,10 @@ TEST_CASE("memory: atomics: LT atomics to one bank serialize with each other and
     const VaultController& v = b.vault;
     const sc_time lat = v.atomic_latency(8), occ = v.atomic_bank_occupancy(8);
     CHECK(d1 == lat);
-    CHECK(d2 == occ + lat);     // waits for the first atomic's bank occupancy
-    CHECK(d3 == 2 * occ + lat); // and the second's
-    CHECK(d4 == lat);           // another bank is free
-    CHECK(d_read == 3 * occ + v.access_latency(false, 64)); // a load waits for the atomics too
+    CHECK(d2 == occ + lat);                                   // waits for the first atomic's bank occupancy
+    CHECK(d3 == 2 * occ + lat);                               // and the second's
+    CHECK(d4 == lat);                                         // another bank is free
+    CHECK(d_read == 3 * occ + v.access_latency(false, 64));   // a load waits for the atomics too
     CHECK(d_after_write == v.bank_occupancy(true, 64) + lat); // an atomic waits for a store
     CHECK(r1.old == 0);
     CHECK(r3.old == 10); // performed after the first
@@ -510,7 +504,8 @@ TEST_CASE("memory: atomics: LT through the base-protocol checker: no report alth
     CHECK(checker.b_transports() == 4);
     for (const auto& msg : checker.messages()) UNSCOPED_INFO(msg);
     CHECK(checker.other_violations() == 0);
-    CHECK(checker.violations(ProtocolChecker::Rule::payload_modified) == 0); // an atomic may return its old value in the data
+    CHECK(checker.violations(ProtocolChecker::Rule::payload_modified) ==
+          0); // an atomic may return its old value in the data
     CHECK(checker.messages().empty());
 }
 
@@ -521,7 +516,7 @@ TEST_CASE("memory: atomics: concurrent faa from decoupled LT initiators lose no 
     constexpr unsigned kInits = 4, kOps = 50;
     const MemoryParams p;
     const AddressMap m(4, 16, p);
-    const uint64_t counter = addr_of(m, p, 0, 0, 6, 3);     // 8 B, +1 by everybody
+    const uint64_t counter = addr_of(m, p, 0, 0, 6, 3);       // 8 B, +1 by everybody
     const uint64_t counter4 = addr_of(m, p, 0, 0, 6, 40) + 4; // 4 B, +(k + 1) by initiator k, same bank
     BackingStore store;
     AllToZero router;
@@ -531,23 +526,24 @@ TEST_CASE("memory: atomics: concurrent faa from decoupled LT initiators lose no 
     unsigned bad_status = 0, not_performed = 0;
     std::vector<std::unique_ptr<ScriptInitiator>> inits;
     for (unsigned k = 0; k < kInits; ++k) {
-        inits.push_back(std::make_unique<ScriptInitiator>(("init" + std::to_string(k)).c_str(), [&, k](ScriptInitiator& i) {
-            // Temporally decoupled, each with its own pace.
-            syncron::test::QuantumKeeper qk(ns(100));
-            qk.reset();
-            for (unsigned n = 0; n < kOps; ++n) {
-                sc_time d = qk.get_local_time();
-                const AtomicResult r = run_atomic(i.socket, {AtomicOp::faa, counter, 8, 1}, d);
-                const AtomicResult r4 = run_atomic(i.socket, {AtomicOp::faa, counter4, 4, k + 1}, d);
-                olds.push_back(r.old);
-                olds4.push_back(r4.old);
-                bad_status += (r.status != tlm::TLM_OK_RESPONSE) + (r4.status != tlm::TLM_OK_RESPONSE);
-                not_performed += !r.performed + !r4.performed;
-                qk.set(d);
-                qk.inc(ns(3 + 7 * k));
-                if (qk.need_sync()) qk.sync();
-            }
-        }));
+        inits.push_back(
+            std::make_unique<ScriptInitiator>(("init" + std::to_string(k)).c_str(), [&, k](ScriptInitiator& i) {
+                // Temporally decoupled, each with its own pace.
+                syncron::test::QuantumKeeper qk(ns(100));
+                qk.reset();
+                for (unsigned n = 0; n < kOps; ++n) {
+                    sc_time d = qk.get_local_time();
+                    const AtomicResult r = run_atomic(i.socket, {AtomicOp::faa, counter, 8, 1}, d);
+                    const AtomicResult r4 = run_atomic(i.socket, {AtomicOp::faa, counter4, 4, k + 1}, d);
+                    olds.push_back(r.old);
+                    olds4.push_back(r4.old);
+                    bad_status += (r.status != tlm::TLM_OK_RESPONSE) + (r4.status != tlm::TLM_OK_RESPONSE);
+                    not_performed += !r.performed + !r4.performed;
+                    qk.set(d);
+                    qk.inc(ns(3 + 7 * k));
+                    if (qk.need_sync()) qk.sync();
+                }
+            }));
         inits.back()->socket.bind(xbar.in);
     }
     xbar.out.bind(vault.socket);
@@ -587,17 +583,17 @@ TEST_CASE("memory: atomics: concurrent faa from AT initiators serialize in servi
     for (unsigned k = 0; k < kInits; ++k) {
         taps.push_back(std::make_unique<AtomicTap>(("tap" + std::to_string(k)).c_str()));
         AtomicTap* tap = taps.back().get();
-        inits.push_back(std::make_unique<AtInitiator>(("init" + std::to_string(k)).c_str(), [tap, k, counter,
-                                                                                                counter4](AtInitiator& i) {
-            // Pipelined: a new request as soon as the previous one is accepted.
-            for (unsigned n = 0; n < kOps; ++n) {
-                tap->arm(AtomicOp::faa);
-                i.issue(tlm::TLM_WRITE_COMMAND, counter, le(1, 8));
-                tap->arm(AtomicOp::faa);
-                i.issue(tlm::TLM_WRITE_COMMAND, counter4, le(k + 1, 4));
-                if (n % 4 == k) sc_core::wait(ns(5 * k + 1));
-            }
-        }));
+        inits.push_back(std::make_unique<AtInitiator>(("init" + std::to_string(k)).c_str(),
+                                                      [tap, k, counter, counter4](AtInitiator& i) {
+                                                          // Pipelined: a new request as soon as the previous one is accepted.
+                                                          for (unsigned n = 0; n < kOps; ++n) {
+                                                              tap->arm(AtomicOp::faa);
+                                                              i.issue(tlm::TLM_WRITE_COMMAND, counter, le(1, 8));
+                                                              tap->arm(AtomicOp::faa);
+                                                              i.issue(tlm::TLM_WRITE_COMMAND, counter4, le(k + 1, 4));
+                                                              if (n % 4 == k) sc_core::wait(ns(5 * k + 1));
+                                                          }
+                                                      }));
         inits.back()->socket.bind(tap->in);
         tap->out.bind(xbar.in);
     }
@@ -652,7 +648,8 @@ TEST_CASE("memory: atomics: concurrent faa from AT initiators serialize in servi
     for (const auto& msg : checker.messages()) UNSCOPED_INFO(msg);
     CHECK(checker.other_violations() == 0);
     CHECK(data_changed > 0); // the buffers did change: the exemption was exercised
-    CHECK(checker.violations(ProtocolChecker::Rule::payload_modified) == 0); // an atomic may return its old value in the data
+    CHECK(checker.violations(ProtocolChecker::Rule::payload_modified) ==
+          0); // an atomic may return its old value in the data
     CHECK(checker.messages().empty());
     CHECK(checker.in_flight() == 0);
 }
@@ -663,8 +660,8 @@ TEST_CASE("memory: atomics: AT through the base-protocol checker: old values, LT
           "[memory][atomics][at]") {
     const MemoryParams p;
     const AddressMap m(4, 16, p);
-    const uint64_t w8 = addr_of(m, p, 0, 0, 1, 2), w4 = addr_of(m, p, 0, 0, 2, 2) + 4,
-                   ws = addr_of(m, p, 0, 0, 3, 2), wc = addr_of(m, p, 0, 0, 4, 2), wf = addr_of(m, p, 0, 0, 5, 2) + 4;
+    const uint64_t w8 = addr_of(m, p, 0, 0, 1, 2), w4 = addr_of(m, p, 0, 0, 2, 2) + 4, ws = addr_of(m, p, 0, 0, 3, 2),
+                   wc = addr_of(m, p, 0, 0, 4, 2), wf = addr_of(m, p, 0, 0, 5, 2) + 4;
     const uint64_t pa = addr_of(m, p, 0, 0, 7, 0);
     const uint64_t plain = addr_of(m, p, 0, 0, 8, 0);
     size_t faa8 = 0, faa4 = 0, swap8 = 0, cas_ok = 0, cas_fail = 0, pipe_a = 0, pipe_b = 0, rd = 0, wr = 0;
@@ -756,7 +753,8 @@ TEST_CASE("memory: atomics: AT through the base-protocol checker: old values, LT
     // modification (docs/protocol_checker.md); nothing else is reported.
     for (const auto& msg : b.checker.messages()) UNSCOPED_INFO(msg);
     CHECK(b.checker.other_violations() == 0);
-    CHECK(b.checker.violations(ProtocolChecker::Rule::payload_modified) == 0); // an atomic may return its old value in the data
+    CHECK(b.checker.violations(ProtocolChecker::Rule::payload_modified) ==
+          0); // an atomic may return its old value in the data
     CHECK(b.checker.messages().empty());
     CHECK(b.checker.in_flight() == 0);
 }
@@ -770,16 +768,19 @@ TEST_CASE("memory: atomics: AT open page: row hit, conflict after tWR, the bank 
     const uint64_t r1 = addr_of(m, op, 0, 0, 4, 40), r1w = addr_of(m, op, 0, 0, 4, 41);
     size_t rd0 = 0, hit = 0, conflict = 0, hit2 = 0, rd_after = 0;
     AtBench* bp = nullptr;
-    AtBench b("b", [&](AtInitiator& i) {
-        AtBench& bb = *bp;
-        rd0 = i.transact_read(r0, 64);                        // miss: opens row 0
-        hit = bb.transact(i, AtomicOp::faa, r0w, 8, 5);       // hit
-        conflict = bb.transact(i, AtomicOp::faa, r1w, 8, 7);  // conflict, right after the hit's data
-        bb.tap.arm(AtomicOp::faa);
-        hit2 = i.issue(tlm::TLM_WRITE_COMMAND, r1w, le(1, 8));    // hit on row 1
-        rd_after = i.read(r1, 64);                                // same row, same time: waits for the write data
-        i.wait_all();
-    }, op);
+    AtBench b(
+        "b",
+        [&](AtInitiator& i) {
+            AtBench& bb = *bp;
+            rd0 = i.transact_read(r0, 64);                       // miss: opens row 0
+            hit = bb.transact(i, AtomicOp::faa, r0w, 8, 5);      // hit
+            conflict = bb.transact(i, AtomicOp::faa, r1w, 8, 7); // conflict, right after the hit's data
+            bb.tap.arm(AtomicOp::faa);
+            hit2 = i.issue(tlm::TLM_WRITE_COMMAND, r1w, le(1, 8)); // hit on row 1
+            rd_after = i.read(r1, 64);                             // same row, same time: waits for the write data
+            i.wait_all();
+        },
+        op);
     bp = &b;
     REQUIRE(m.bank_of(r0) == m.bank_of(r1));
     REQUIRE(m.row_of(r0) == m.row_of(r0w));
@@ -937,9 +938,9 @@ TEST_CASE("memory: atomics: malformed atomics through AT get END_REQ and their e
     const auto& x = b.init.txns;
     const auto& s = b.tap.seen;
     const std::vector<std::pair<size_t, tlm::tlm_response_status>> want = {
-        {rd, tlm::TLM_COMMAND_ERROR_RESPONSE},    {len2, tlm::TLM_BURST_ERROR_RESPONSE},
+        {rd, tlm::TLM_COMMAND_ERROR_RESPONSE},         {len2, tlm::TLM_BURST_ERROR_RESPONSE},
         {misaligned, tlm::TLM_ADDRESS_ERROR_RESPONSE}, {be, tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE},
-        {bad_op, tlm::TLM_GENERIC_ERROR_RESPONSE}, {ignore, tlm::TLM_COMMAND_ERROR_RESPONSE},
+        {bad_op, tlm::TLM_GENERIC_ERROR_RESPONSE},     {ignore, tlm::TLM_COMMAND_ERROR_RESPONSE},
     };
     for (auto [id, st] : want) {
         INFO("transaction " << id);
@@ -963,7 +964,8 @@ TEST_CASE("memory: atomics: malformed atomics through AT get END_REQ and their e
     // old value is no violation either.
     for (const auto& msg : b.checker.messages()) UNSCOPED_INFO(msg);
     CHECK(b.checker.other_violations() == 0);
-    CHECK(b.checker.violations(ProtocolChecker::Rule::payload_modified) == 0); // an atomic may return its old value in the data
+    CHECK(b.checker.violations(ProtocolChecker::Rule::payload_modified) ==
+          0); // an atomic may return its old value in the data
     CHECK(b.checker.in_flight() == 0);
 }
 
@@ -1020,7 +1022,7 @@ TEST_CASE("memory: atomics: transport_dbg with an atomic returns 0 and changes n
         CHECK(r.buf == r.sent);
     }
     CHECK(before == after);
-    CHECK(plain_dbg == 1000); // unchanged by the debug atomics
+    CHECK(plain_dbg == 1000);                  // unchanged by the debug atomics
     CHECK(timed == b.vault.atomic_latency(8)); // no bank conflict from them
     CHECK(peek(b.store, w, 8) == 1001);
     CHECK(b.vault.atomics() == 1);
@@ -1158,7 +1160,8 @@ TEST_CASE("memory: atomics: an AT atomic through crossbar, link and crossbar kee
     for (const CountingChecker* c : {&c0, &c1}) {
         for (const auto& msg : c->messages()) UNSCOPED_INFO(msg);
         CHECK(c->other_violations() == 0);
-        CHECK(c->violations(ProtocolChecker::Rule::payload_modified) == 0); // an atomic may return its old value in the data
+        CHECK(c->violations(ProtocolChecker::Rule::payload_modified) ==
+              0); // an atomic may return its old value in the data
         CHECK(c->in_flight() == 0);
     }
 }

@@ -63,7 +63,7 @@ TEST_CASE("memory: timeline: a request is placed in the first gap at or after it
     CHECK(tl.book(ns(30), ns(10)) == ns(30)); // [30, 40): booked by an initiator running ahead
     CHECK(tl.busy_until() == ns(40));
     // A later caller whose own time is earlier fits in the hole [10, 30).
-    CHECK(tl.book(ns(5), ns(10)) == ns(10));  // [10, 20)
+    CHECK(tl.book(ns(5), ns(10)) == ns(10)); // [10, 20)
     // The rest of the hole is too short for 15 ns: after the last booking.
     CHECK(tl.earliest_start(ns(12), ns(15)) == ns(40));
     CHECK(tl.book(ns(12), ns(15)) == ns(40)); // [40, 55)
@@ -85,11 +85,11 @@ TEST_CASE("memory: timeline: appending and merging of touching intervals", "[mem
     CHECK(tl.size() == 2);                     // [0, 5) [100, 110)
     CHECK(tl.book(ns(110), ns(5)) == ns(110)); // touches the end: merged
     CHECK(tl.size() == 2);
-    CHECK(tl.book(ns(95), ns(5)) == ns(95));   // touches the start: merged
+    CHECK(tl.book(ns(95), ns(5)) == ns(95)); // touches the start: merged
     CHECK(tl.size() == 2);
     CHECK(tl.intervals()[1].start == ns(95));
     CHECK(tl.intervals()[1].end == ns(115));
-    CHECK(tl.book(ns(5), ns(90)) == ns(5));    // fills the gap exactly: all one
+    CHECK(tl.book(ns(5), ns(90)) == ns(5)); // fills the gap exactly: all one
     CHECK(tl.size() == 1);
     CHECK(tl.busy_until() == ns(115));
     CHECK(tl.busy_time() == ns(115));
@@ -178,8 +178,8 @@ TEST_CASE("memory: timeline: bounded size and no overlap under 1e5 random bookin
         for (int k = 0; k < 100000; ++k) {
             now += static_cast<double>(rng() % 10); // load ~0.8
             // Mostly near "now", sometimes far ahead (an initiator running ahead).
-            const double ahead = (rng() % 10 == 0) ? static_cast<double>(rng() % 1000)
-                                                   : static_cast<double>(rng() % 50);
+            const double ahead =
+                (rng() % 10 == 0) ? static_cast<double>(rng() % 1000) : static_cast<double>(rng() % 50);
             const sc_time arrival = ns(now + ahead);
             const sc_time occ = ns(1 + static_cast<double>(rng() % 6));
             if (with_prune) tl.prune(ns(now));

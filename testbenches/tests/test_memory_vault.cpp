@@ -21,10 +21,9 @@ using sc_core::sc_time;
 namespace {
 
 /// Address of (unit, vault, bank, row-slot) under the default interleaving.
-uint64_t addr_of(const AddressMap& map, const MemoryParams& p, unsigned unit, unsigned vault,
-                 unsigned bank, uint64_t slot = 0) {
-    return map.unit_base(unit) +
-           ((slot * p.banks_per_vault + bank) * p.vaults_per_unit + vault) * p.interleave_bytes;
+uint64_t addr_of(const AddressMap& map, const MemoryParams& p, unsigned unit, unsigned vault, unsigned bank,
+                 uint64_t slot = 0) {
+    return map.unit_base(unit) + ((slot * p.banks_per_vault + bank) * p.vaults_per_unit + vault) * p.interleave_bytes;
 }
 
 std::vector<uint8_t> pattern(size_t n, uint8_t seed) {
@@ -42,9 +41,7 @@ struct VaultBench {
     ScriptInitiator init;
 
     VaultBench(unsigned unit, unsigned vault_index, ScriptInitiator::Script script)
-        : map(4, 16, params),
-          vault("vault", unit, vault_index, params, map, store),
-          init("init", std::move(script)) {
+        : map(4, 16, params), vault("vault", unit, vault_index, params, map, store), init("init", std::move(script)) {
         init.socket.bind(vault.socket);
     }
 };
@@ -61,7 +58,7 @@ TEST_CASE("memory: backing store: untouched memory reads zero and allocates noth
 
 TEST_CASE("memory: backing store: writes and reads cross page boundaries", "[memory][store]") {
     BackingStore s;
-    const uint64_t addr = 3 * BackingStore::kPageBytes - 5; // 5 bytes before a boundary
+    const uint64_t addr = 3 * BackingStore::kPageBytes - 5;          // 5 bytes before a boundary
     const auto data = pattern(2 * BackingStore::kPageBytes + 10, 3); // touches 4 pages
     s.write(addr, data.data(), data.size());
     CHECK(s.pages_allocated() == 4);
@@ -241,8 +238,7 @@ TEST_CASE("memory: vault: a bank booked ahead by a decoupled initiator does not 
     // it uses the idle time before the future booking if it fits there.
     const MemoryParams p;
     const AddressMap m(4, 16, p);
-    const uint64_t row0 = addr_of(m, p, 0, 0, 5, 0), row1 = addr_of(m, p, 0, 0, 5, 1),
-                   row2 = addr_of(m, p, 0, 0, 5, 2);
+    const uint64_t row0 = addr_of(m, p, 0, 0, 5, 0), row1 = addr_of(m, p, 0, 0, 5, 1), row2 = addr_of(m, p, 0, 0, 5, 2);
     sc_time ahead, early, overlapping;
     std::vector<uint8_t> line(64);
     sc_time occ, lat, t_ahead;
@@ -307,9 +303,9 @@ TEST_CASE("memory: vault: out-of-range or foreign address gives an error respons
     const auto warnings_before = sc_core::sc_report_handler::get_count(sc_core::SC_WARNING);
     VaultBench b(1, 0, [&](ScriptInitiator& i) {
         sc_time d;
-        other_unit = i.write(addr_of(m, p, 0, 0, 0), line, d);        // unit 0 memory
-        other_vault = i.write(addr_of(m, p, 1, 1, 0), line, d);       // unit 1, vault 1
-        past_end = i.write(addr_of(m, p, 2, 0, 1), line, d);           // unit 2
+        other_unit = i.write(addr_of(m, p, 0, 0, 0), line, d);  // unit 0 memory
+        other_vault = i.write(addr_of(m, p, 1, 1, 0), line, d); // unit 1, vault 1
+        past_end = i.write(addr_of(m, p, 2, 0, 1), line, d);    // unit 2
         // Starts in unit 1 vault 0, one interleave sweep before the end: runs off unit 1.
         const uint64_t sweep = uint64_t(p.vaults_per_unit) * p.interleave_bytes;
         crossing = i.write(m.unit_base(2) - sweep, std::vector<uint8_t>(sweep + p.interleave_bytes), d);

@@ -23,9 +23,9 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
-#include "models/tlm/payload_pool.h"
 #include "models/memory/backing_store.h"
 #include "models/memory/vault_controller.h"
+#include "models/tlm/payload_pool.h"
 #include "testbenches/tests/at_script_initiator.h"
 #include "testbenches/tests/tlm_test_helpers.h"
 
@@ -39,10 +39,9 @@ namespace {
 
 /// Address of (unit, vault, bank, slot) under the default interleaving; slots
 /// 0..31 of a bank share row 0 (2 KiB rows of 64 B granules), slot 32 is row 1.
-uint64_t addr_of(const AddressMap& map, const MemoryParams& p, unsigned unit, unsigned vault,
-                 unsigned bank, uint64_t slot = 0) {
-    return map.unit_base(unit) +
-           ((slot * p.banks_per_vault + bank) * p.vaults_per_unit + vault) * p.interleave_bytes;
+uint64_t addr_of(const AddressMap& map, const MemoryParams& p, unsigned unit, unsigned vault, unsigned bank,
+                 uint64_t slot = 0) {
+    return map.unit_base(unit) + ((slot * p.banks_per_vault + bank) * p.vaults_per_unit + vault) * p.interleave_bytes;
 }
 constexpr uint64_t kRowSlots = 2048 / 64;
 
@@ -115,8 +114,10 @@ private:
             if (i.phase != tlm::BEGIN_REQ || m_req != &t) fail("END_REQ outside the request phase");
             m_req = nullptr;
         } else if (ph == tlm::BEGIN_RESP) {
-            if (i.phase == tlm::BEGIN_REQ && m_req == &t) m_req = nullptr; // END_REQ implied
-            else if (i.phase != tlm::END_REQ) fail("BEGIN_RESP out of order");
+            if (i.phase == tlm::BEGIN_REQ && m_req == &t)
+                m_req = nullptr; // END_REQ implied
+            else if (i.phase != tlm::END_REQ)
+                fail("BEGIN_RESP out of order");
             if (m_resp != nullptr) fail("BEGIN_RESP while another response is in its phase (response exclusion)");
             m_resp = &t;
         } else if (ph == tlm::END_RESP) {
@@ -135,8 +136,10 @@ private:
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_time& d) {
         const sc_time at = sc_core::sc_time_stamp() + d;
         if (ph == tlm::BEGIN_REQ) {
-            if (!t.has_mm()) fail("BEGIN_REQ without a memory manager");
-            else if (t.get_ref_count() == 0) fail("BEGIN_REQ with reference count 0");
+            if (!t.has_mm())
+                fail("BEGIN_REQ without a memory manager");
+            else if (t.get_ref_count() == 0)
+                fail("BEGIN_REQ with reference count 0");
             if (m_req != nullptr) fail("BEGIN_REQ before END_REQ of the previous request (request exclusion)");
             if (m_flight.count(&t)) fail("BEGIN_REQ for a payload already in flight");
             m_flight[&t] = Info{ph, at, t.get_command(), t.get_address(), t.get_data_length(), t.get_data_ptr()};
@@ -166,7 +169,8 @@ private:
         const tlm::tlm_sync_enum s = in->nb_transport_bw(t, ph, d);
         if (sent == tlm::END_REQ && s != tlm::TLM_ACCEPTED) fail("END_REQ not answered with TLM_ACCEPTED");
         if (sent == tlm::BEGIN_RESP) {
-            if (s == tlm::TLM_COMPLETED) complete(t);
+            if (s == tlm::TLM_COMPLETED)
+                complete(t);
             else if (s == tlm::TLM_UPDATED && ph == tlm::END_RESP) {
                 advance(t, ph, sc_core::sc_time_stamp() + d);
                 complete(t);
@@ -217,11 +221,8 @@ struct AtBench {
 
     AtBench(const std::string& prefix, const MemoryParams& p, unsigned unit, unsigned vault_index,
             AtInitiator::Script script)
-        : params(p),
-          map(4, 16, params),
-          vault((prefix + "_vault").c_str(), unit, vault_index, params, map, store),
-          checker((prefix + "_checker").c_str()),
-          init((prefix + "_init").c_str(), std::move(script)) {
+        : params(p), map(4, 16, params), vault((prefix + "_vault").c_str(), unit, vault_index, params, map, store),
+          checker((prefix + "_checker").c_str()), init((prefix + "_init").c_str(), std::move(script)) {
         init.socket.bind(checker.in);
         checker.out.bind(vault.socket);
     }
@@ -358,8 +359,7 @@ TEST_CASE("memory: vault AT: one access takes the LT latency (closed page)", "[m
     CHECK(at.vault.row_conflicts() == 0);
     CHECK(!at.vault.at_row_open(0)); // closed page precharges after every access
     // Queueing: the two second accesses each waited for the bank.
-    CHECK(at.vault.queueing_delay() ==
-          at.vault.bank_occupancy(false, 64) + at.vault.bank_occupancy(true, 64));
+    CHECK(at.vault.queueing_delay() == at.vault.bank_occupancy(false, 64) + at.vault.bank_occupancy(true, 64));
 }
 
 TEST_CASE("memory: vault AT: open page makes a row hit faster and a row conflict slower",
@@ -521,7 +521,7 @@ TEST_CASE("memory: vault AT: more requests in flight to one bank raise the avera
     AtBench one("one", p, 0, 0, [&](AtInitiator& i) {
         for (unsigned k = 0; k < 4; ++k) {
             i.transact_read(addr(4, k)); // one in flight
-            sc_core::wait(ns(200));     // bank idle again
+            sc_core::wait(ns(200));      // bank idle again
         }
     });
     AtBench seq("seq", p, 0, 0, [&](AtInitiator& i) {
@@ -627,7 +627,7 @@ TEST_CASE("memory: vault AT: a bad address or byte enables get an error response
     const auto warnings_before = sc_core::sc_report_handler::get_count(sc_core::SC_WARNING);
     AtBench b("err", p, 1, 0, [&](AtInitiator& i) {
         sc_core::wait(ns(10));
-        other_unit = i.read(addr_of(m, p, 0, 0, 0));  // unit 0 memory
+        other_unit = i.read(addr_of(m, p, 0, 0, 0));                   // unit 0 memory
         other_vault = i.write(addr_of(m, p, 1, 1, 0), pattern(64, 3)); // unit 1, vault 1
         io = i.read(AddressMap::kIoBase);
         i.wait_all();
@@ -653,8 +653,7 @@ TEST_CASE("memory: vault AT: a bad address or byte enables get an error response
     CHECK(sc_core::sc_report_handler::get_count(sc_core::SC_WARNING) - warnings_before == 3);
 }
 
-TEST_CASE("memory: vault AT: b_transport still works on a vault driven through nb_transport",
-          "[memory][vault][at]") {
+TEST_CASE("memory: vault AT: b_transport still works on a vault driven through nb_transport", "[memory][vault][at]") {
     // Both styles on one instance (not mixed at one time): the LT path keeps its
     // closed-page timeline, the AT path its row state.
     const MemoryParams p = params_with(PagePolicy::open);

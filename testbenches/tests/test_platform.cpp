@@ -67,13 +67,21 @@ TEST_CASE("platform: semaphore on 60 cores, default ST", "[platform]") { run_def
 TEST_CASE("platform: condvar on 60 cores, default ST", "[platform]") { run_default_st("condvar"); }
 
 TEST_CASE("platform: lock with no ST entries goes through overflow", "[platform][overflow]") { run_no_st("lock"); }
-TEST_CASE("platform: barrier with no ST entries goes through overflow", "[platform][overflow]") { run_no_st("barrier"); }
-TEST_CASE("platform: semaphore with no ST entries goes through overflow", "[platform][overflow]") { run_no_st("semaphore"); }
-TEST_CASE("platform: condvar with no ST entries goes through overflow", "[platform][overflow]") { run_no_st("condvar"); }
+TEST_CASE("platform: barrier with no ST entries goes through overflow", "[platform][overflow]") {
+    run_no_st("barrier");
+}
+TEST_CASE("platform: semaphore with no ST entries goes through overflow", "[platform][overflow]") {
+    run_no_st("semaphore");
+}
+TEST_CASE("platform: condvar with no ST entries goes through overflow", "[platform][overflow]") {
+    run_no_st("condvar");
+}
 
 TEST_CASE("platform: lock, small ST and 16 variables", "[platform][overflow]") { run_small_st_many_vars("lock"); }
 TEST_CASE("platform: barrier, small ST and 16 variables", "[platform][overflow]") { run_small_st_many_vars("barrier"); }
-TEST_CASE("platform: semaphore, small ST and 16 variables", "[platform][overflow]") { run_small_st_many_vars("semaphore"); }
+TEST_CASE("platform: semaphore, small ST and 16 variables", "[platform][overflow]") {
+    run_small_st_many_vars("semaphore");
+}
 TEST_CASE("platform: condvar, small ST and 16 variables", "[platform][overflow]") { run_small_st_many_vars("condvar"); }
 
 TEST_CASE("platform: overflow costs time but not correctness", "[platform][overflow]") {

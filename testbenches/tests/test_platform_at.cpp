@@ -27,24 +27,50 @@ void expect_clean_at_run(const SimParams& p, bool expect_overflow) {
     CHECK(r.operations == 60ull * p.workload.ops);
     CHECK(r.stats["protocol_violations"] == 0); // the checker was on and silent
     CHECK(total(r.stats, "indexing_counters_in_use") == 0);
-    if (expect_overflow) CHECK(total(r.stats, "overflow_requests") > 0);
-    else CHECK(total(r.stats, "overflow_requests") == 0);
+    if (expect_overflow)
+        CHECK(total(r.stats, "overflow_requests") > 0);
+    else
+        CHECK(total(r.stats, "overflow_requests") == 0);
 }
 
 } // namespace
 
-TEST_CASE("platform AT: lock, default ST, checker on", "[platform][at]") { expect_clean_at_run(at_bench("lock", 64), false); }
-TEST_CASE("platform AT: barrier, default ST, checker on", "[platform][at]") { expect_clean_at_run(at_bench("barrier", 64), false); }
-TEST_CASE("platform AT: semaphore, default ST, checker on", "[platform][at]") { expect_clean_at_run(at_bench("semaphore", 64), false); }
-TEST_CASE("platform AT: condvar, default ST, checker on", "[platform][at]") { expect_clean_at_run(at_bench("condvar", 64), false); }
-TEST_CASE("platform AT: lock with no ST entries", "[platform][at][overflow]") { expect_clean_at_run(at_bench("lock", 0), true); }
-TEST_CASE("platform AT: barrier with no ST entries", "[platform][at][overflow]") { expect_clean_at_run(at_bench("barrier", 0), true); }
-TEST_CASE("platform AT: semaphore with no ST entries", "[platform][at][overflow]") { expect_clean_at_run(at_bench("semaphore", 0), true); }
-TEST_CASE("platform AT: condvar with no ST entries", "[platform][at][overflow]") { expect_clean_at_run(at_bench("condvar", 0), true); }
-TEST_CASE("platform AT: lock, small ST and 16 variables", "[platform][at][overflow]") { expect_clean_at_run(at_bench("lock", 2, 16), true); }
-TEST_CASE("platform AT: barrier, small ST and 16 variables", "[platform][at][overflow]") { expect_clean_at_run(at_bench("barrier", 2, 16), false); }
-TEST_CASE("platform AT: semaphore, small ST and 16 variables", "[platform][at][overflow]") { expect_clean_at_run(at_bench("semaphore", 2, 16), true); }
-TEST_CASE("platform AT: condvar, small ST and 16 variables", "[platform][at][overflow]") { expect_clean_at_run(at_bench("condvar", 2, 16), true); }
+TEST_CASE("platform AT: lock, default ST, checker on", "[platform][at]") {
+    expect_clean_at_run(at_bench("lock", 64), false);
+}
+TEST_CASE("platform AT: barrier, default ST, checker on", "[platform][at]") {
+    expect_clean_at_run(at_bench("barrier", 64), false);
+}
+TEST_CASE("platform AT: semaphore, default ST, checker on", "[platform][at]") {
+    expect_clean_at_run(at_bench("semaphore", 64), false);
+}
+TEST_CASE("platform AT: condvar, default ST, checker on", "[platform][at]") {
+    expect_clean_at_run(at_bench("condvar", 64), false);
+}
+TEST_CASE("platform AT: lock with no ST entries", "[platform][at][overflow]") {
+    expect_clean_at_run(at_bench("lock", 0), true);
+}
+TEST_CASE("platform AT: barrier with no ST entries", "[platform][at][overflow]") {
+    expect_clean_at_run(at_bench("barrier", 0), true);
+}
+TEST_CASE("platform AT: semaphore with no ST entries", "[platform][at][overflow]") {
+    expect_clean_at_run(at_bench("semaphore", 0), true);
+}
+TEST_CASE("platform AT: condvar with no ST entries", "[platform][at][overflow]") {
+    expect_clean_at_run(at_bench("condvar", 0), true);
+}
+TEST_CASE("platform AT: lock, small ST and 16 variables", "[platform][at][overflow]") {
+    expect_clean_at_run(at_bench("lock", 2, 16), true);
+}
+TEST_CASE("platform AT: barrier, small ST and 16 variables", "[platform][at][overflow]") {
+    expect_clean_at_run(at_bench("barrier", 2, 16), false);
+}
+TEST_CASE("platform AT: semaphore, small ST and 16 variables", "[platform][at][overflow]") {
+    expect_clean_at_run(at_bench("semaphore", 2, 16), true);
+}
+TEST_CASE("platform AT: condvar, small ST and 16 variables", "[platform][at][overflow]") {
+    expect_clean_at_run(at_bench("condvar", 2, 16), true);
+}
 
 // ---------------------------------------------------------------- LT versus AT
 

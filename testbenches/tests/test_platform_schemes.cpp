@@ -6,11 +6,11 @@
 // end with every indexing counter back at zero. One simulation per test case.
 #include <catch2/catch.hpp>
 
+#include "models/schemes/scheme_factory.h"
 #include "platforms/config/config.h"
 #include "platforms/ndp_platform.h"
 #include "platforms/run_in_child.h"
 #include "platforms/simulation.h"
-#include "models/schemes/scheme_factory.h"
 #include "testbenches/tests/platform_test_helpers.h"
 
 using namespace syncron;
@@ -95,26 +95,26 @@ void run_scheme(const std::string& scheme, const std::string& workload, Timing t
 
 } // namespace
 
-#define SCHEME_CASES(scheme)                                                                                  \
-    TEST_CASE("schemes: " scheme ", lock, LT", "[platform][schemes]") { run_scheme(scheme, "lock", Timing::lt); } \
-    TEST_CASE("schemes: " scheme ", barrier, LT", "[platform][schemes]") {                                    \
-        run_scheme(scheme, "barrier", Timing::lt);                                                            \
-    }                                                                                                         \
-    TEST_CASE("schemes: " scheme ", semaphore, LT", "[platform][schemes]") {                                  \
-        run_scheme(scheme, "semaphore", Timing::lt);                                                          \
-    }                                                                                                         \
-    TEST_CASE("schemes: " scheme ", condvar, LT", "[platform][schemes]") {                                    \
-        run_scheme(scheme, "condvar", Timing::lt);                                                            \
-    }                                                                                                         \
-    TEST_CASE("schemes: " scheme ", lock, AT", "[platform][schemes][at]") { run_scheme(scheme, "lock", Timing::at); } \
-    TEST_CASE("schemes: " scheme ", barrier, AT", "[platform][schemes][at]") {                                \
-        run_scheme(scheme, "barrier", Timing::at);                                                            \
-    }                                                                                                         \
-    TEST_CASE("schemes: " scheme ", semaphore, AT", "[platform][schemes][at]") {                              \
-        run_scheme(scheme, "semaphore", Timing::at);                                                          \
-    }                                                                                                         \
-    TEST_CASE("schemes: " scheme ", condvar, AT", "[platform][schemes][at]") {                                \
-        run_scheme(scheme, "condvar", Timing::at);                                                            \
+#define SCHEME_CASES(scheme)                                                                                           \
+    TEST_CASE("schemes: " scheme ", lock, LT", "[platform][schemes]") { run_scheme(scheme, "lock", Timing::lt); }      \
+    TEST_CASE("schemes: " scheme ", barrier, LT", "[platform][schemes]") {                                             \
+        run_scheme(scheme, "barrier", Timing::lt);                                                                     \
+    }                                                                                                                  \
+    TEST_CASE("schemes: " scheme ", semaphore, LT", "[platform][schemes]") {                                           \
+        run_scheme(scheme, "semaphore", Timing::lt);                                                                   \
+    }                                                                                                                  \
+    TEST_CASE("schemes: " scheme ", condvar, LT", "[platform][schemes]") {                                             \
+        run_scheme(scheme, "condvar", Timing::lt);                                                                     \
+    }                                                                                                                  \
+    TEST_CASE("schemes: " scheme ", lock, AT", "[platform][schemes][at]") { run_scheme(scheme, "lock", Timing::at); }  \
+    TEST_CASE("schemes: " scheme ", barrier, AT", "[platform][schemes][at]") {                                         \
+        run_scheme(scheme, "barrier", Timing::at);                                                                     \
+    }                                                                                                                  \
+    TEST_CASE("schemes: " scheme ", semaphore, AT", "[platform][schemes][at]") {                                       \
+        run_scheme(scheme, "semaphore", Timing::at);                                                                   \
+    }                                                                                                                  \
+    TEST_CASE("schemes: " scheme ", condvar, AT", "[platform][schemes][at]") {                                         \
+        run_scheme(scheme, "condvar", Timing::at);                                                                     \
     }
 
 SCHEME_CASES("syncron")
@@ -132,14 +132,14 @@ namespace {
 
 /// Small STs and many variables: requests are aborted, served by the
 /// fallback servers, and every indexing counter returns to zero.
-void run_misar_overflow(const std::string& scheme, const std::string& workload, unsigned st_entries,
-                        unsigned variables, Timing timing) {
+void run_misar_overflow(const std::string& scheme, const std::string& workload, unsigned st_entries, unsigned variables,
+                        Timing timing) {
     SimParams p = syncron::test::bench(workload, st_entries, variables, timing, kOps);
     p.platform.scheme = *scheme_from_string(scheme);
     const SimulationResult r = simulate(p);
     expect_clean(r, p);
     const auto& s = r.stats;
-    CHECK(messages_of(s, "abort_local") > 0);      // cores were aborted
+    CHECK(messages_of(s, "abort_local") > 0);           // cores were aborted
     CHECK(s["misar"]["fallbacks"].get<uint64_t>() > 0); // and went to software
     CHECK(messages_of(s, "decrease_indexing_counter") > 0);
     uint64_t handled = 0;
@@ -148,38 +148,37 @@ void run_misar_overflow(const std::string& scheme, const std::string& workload, 
         CHECK(sv["unreported"] == 0); // every diverted operation was reported back
     }
     CHECK(handled > 0);
-    CHECK(total(s, "overflow_requests") > 0);          // redirected, aborted or forwarded by the SEs
+    CHECK(total(s, "overflow_requests") > 0);           // redirected, aborted or forwarded by the SEs
     CHECK(total(s, "syncronvar_memory_accesses") == 0); // no syncronVar: this is not the integrated scheme
 }
 
 } // namespace
 
-#define MISAR_CASES(scheme, timing, tname)                                                                     \
-    TEST_CASE("schemes: " scheme " with no ST entries falls back for every lock, " tname,                      \
-              "[platform][schemes][misar]") {                                                                   \
-        run_misar_overflow(scheme, "lock", 0, 1, timing);                                                      \
-    }                                                                                                          \
-    TEST_CASE("schemes: " scheme " with no ST entries falls back for every barrier, " tname,                   \
-              "[platform][schemes][misar]") {                                                                   \
-        run_misar_overflow(scheme, "barrier", 0, 1, timing);                                                   \
-    }                                                                                                          \
-    TEST_CASE("schemes: " scheme " with no ST entries falls back for every semaphore, " tname,                 \
-              "[platform][schemes][misar]") {                                                                   \
-        run_misar_overflow(scheme, "semaphore", 0, 1, timing);                                                 \
-    }                                                                                                          \
-    TEST_CASE("schemes: " scheme " with no ST entries falls back for every condvar, " tname,                   \
-              "[platform][schemes][misar]") {                                                                   \
-        run_misar_overflow(scheme, "condvar", 0, 1, timing);                                                   \
-    }                                                                                                          \
-    TEST_CASE("schemes: " scheme ", lock, ST of 1 and 16 variables, " tname, "[platform][schemes][misar]") {   \
-        run_misar_overflow(scheme, "lock", 1, 16, timing);                                                     \
-    }                                                                                                          \
-    TEST_CASE("schemes: " scheme ", semaphore, ST of 1 and 16 variables, " tname,                              \
-              "[platform][schemes][misar]") {                                                                   \
-        run_misar_overflow(scheme, "semaphore", 1, 16, timing);                                                \
-    }                                                                                                          \
-    TEST_CASE("schemes: " scheme ", condvar, ST of 1 and 16 variables, " tname, "[platform][schemes][misar]") { \
-        run_misar_overflow(scheme, "condvar", 1, 16, timing);                                                  \
+#define MISAR_CASES(scheme, timing, tname)                                                                             \
+    TEST_CASE("schemes: " scheme " with no ST entries falls back for every lock, " tname,                              \
+              "[platform][schemes][misar]") {                                                                          \
+        run_misar_overflow(scheme, "lock", 0, 1, timing);                                                              \
+    }                                                                                                                  \
+    TEST_CASE("schemes: " scheme " with no ST entries falls back for every barrier, " tname,                           \
+              "[platform][schemes][misar]") {                                                                          \
+        run_misar_overflow(scheme, "barrier", 0, 1, timing);                                                           \
+    }                                                                                                                  \
+    TEST_CASE("schemes: " scheme " with no ST entries falls back for every semaphore, " tname,                         \
+              "[platform][schemes][misar]") {                                                                          \
+        run_misar_overflow(scheme, "semaphore", 0, 1, timing);                                                         \
+    }                                                                                                                  \
+    TEST_CASE("schemes: " scheme " with no ST entries falls back for every condvar, " tname,                           \
+              "[platform][schemes][misar]") {                                                                          \
+        run_misar_overflow(scheme, "condvar", 0, 1, timing);                                                           \
+    }                                                                                                                  \
+    TEST_CASE("schemes: " scheme ", lock, ST of 1 and 16 variables, " tname, "[platform][schemes][misar]") {           \
+        run_misar_overflow(scheme, "lock", 1, 16, timing);                                                             \
+    }                                                                                                                  \
+    TEST_CASE("schemes: " scheme ", semaphore, ST of 1 and 16 variables, " tname, "[platform][schemes][misar]") {      \
+        run_misar_overflow(scheme, "semaphore", 1, 16, timing);                                                        \
+    }                                                                                                                  \
+    TEST_CASE("schemes: " scheme ", condvar, ST of 1 and 16 variables, " tname, "[platform][schemes][misar]") {        \
+        run_misar_overflow(scheme, "condvar", 1, 16, timing);                                                          \
     }
 
 MISAR_CASES("syncron_central_ovrfl", Timing::lt, "LT")
@@ -322,7 +321,8 @@ TEST_CASE("schemes: syncron_distrib_ovrfl reports a release of a lock not held",
     expect_bad_release_reported("syncron_distrib_ovrfl");
 }
 
-TEST_CASE("schemes: a scheme that needs a server core refuses a platform with none free", "[platform][schemes][errors]") {
+TEST_CASE("schemes: a scheme that needs a server core refuses a platform with none free",
+          "[platform][schemes][errors]") {
     for (const char* scheme : {"central", "hier", "syncron_central_ovrfl", "syncron_distrib_ovrfl"}) {
         SimParams p;
         p.platform.scheme = *scheme_from_string(scheme);

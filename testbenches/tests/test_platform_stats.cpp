@@ -54,14 +54,26 @@ TEST_CASE("stats: a provider's group through stats_of", "[stats]") {
 
 namespace {
 json minimal_run() {
-    return {{"status", "ok"},          {"scheme", "syncron"},        {"workload", "lock"},
-            {"timing", "lt"},          {"cores", 4u},                {"units", 1u},
-            {"throughput_ops_per_us", 2.0}, {"simulated_ns", 10.0},  {"bytes_within_units", 64u},
-            {"bytes_across_links", 0u}, {"sync_messages", 3u},       {"sync_variables", {"0x40"}},
+    return {{"status", "ok"},
+            {"scheme", "syncron"},
+            {"workload", "lock"},
+            {"timing", "lt"},
+            {"cores", 4u},
+            {"units", 1u},
+            {"throughput_ops_per_us", 2.0},
+            {"simulated_ns", 10.0},
+            {"bytes_within_units", 64u},
+            {"bytes_across_links", 0u},
+            {"sync_messages", 3u},
+            {"sync_variables", {"0x40"}},
             {"se_used", true},
-            {"se", {{{"unit", 0u}, {"messages", {{"lock_acquire_global", 2u}, {"lock_release_global", 1u}}},
-                     {"st_occupancy_avg", 0.5}, {"st_occupancy_max", 1u}, {"st_entries", 64u},
-                     {"overflow_requests", 0u}}}}};
+            {"se",
+             {{{"unit", 0u},
+               {"messages", {{"lock_acquire_global", 2u}, {"lock_release_global", 1u}}},
+               {"st_occupancy_avg", 0.5},
+               {"st_occupancy_max", 1u},
+               {"st_entries", 64u},
+               {"overflow_requests", 0u}}}}};
 }
 } // namespace
 
@@ -102,7 +114,8 @@ TEST_CASE("stats: SchemeRow requires every figure of a clean run, not of a faile
     CHECK(ok.operations == 20);
     CHECK(ok.server_busy_fraction == 0); // no server cores
     j.erase("operations");
-    CHECK_THROWS_WITH(SchemeRow::from_stats("syncron", j), Catch::Contains("syncron") && Catch::Contains("'operations'"));
+    CHECK_THROWS_WITH(SchemeRow::from_stats("syncron", j),
+                      Catch::Contains("syncron") && Catch::Contains("'operations'"));
     const SchemeRow failed = SchemeRow::from_stats("hier", {{"status", "error"}, {"error", "configuration: bad"}});
     CHECK_FALSE(failed.ok());
     CHECK(failed.error == std::optional<std::string>("configuration: bad"));

@@ -45,8 +45,8 @@ TEST_CASE("wire: sizes match Figure 5", "[protocol][wire]") {
 
 TEST_CASE("wire: every opcode round-trips for its level", "[protocol][wire]") {
     std::mt19937_64 rng(0x5C'C0'20'21u);
-    const std::array<WireLayout, 5> layouts = {
-        WireLayout{4, 2}, WireLayout{3, 3}, WireLayout{6, 0}, WireLayout{0, 6}, WireLayout{2, 1}};
+    const std::array<WireLayout, 5> layouts = {WireLayout{4, 2}, WireLayout{3, 3}, WireLayout{6, 0}, WireLayout{0, 6},
+                                               WireLayout{2, 1}};
     for (const WireLayout& layout : layouts) {
         for (unsigned i = 0; i < kOpcodeCount; ++i) {
             for (int rep = 0; rep < 20; ++rep) {
@@ -71,12 +71,15 @@ TEST_CASE("wire: all-ones fields round-trip", "[protocol][wire]") {
         switch (level_of(m.op)) {
         case Level::local: m.core = 63; break;
         case Level::global: m.se = 63; break;
-        default: m.core = 15; m.se = 3; break;
+        default:
+            m.core = 15;
+            m.se = 3;
+            break;
         }
         INFO(to_string(m));
         const auto bytes = pack(m, layout);
         CHECK(core_id_of(m, layout) == 63);
-        CHECK(bytes[17] == 0x0F);  // info's top nibble, padding clear
+        CHECK(bytes[17] == 0x0F); // info's top nibble, padding clear
         CHECK(unpack(bytes, layout) == m);
     }
 }
@@ -94,9 +97,9 @@ TEST_CASE("wire: hand-computed bit-exact vector", "[protocol][wire]") {
     m.se = 2;
     m.info = 0xFEDCBA987654321Aull;
     const std::array<uint8_t, kWireBytes> expected = {
-        0xEF, 0xCD, 0xAB, 0x89, 0x67, 0x45, 0x23, 0x01,  // address
-        0x42, 0xA9,                                      // opcode, CoreID, info low nibble
-        0x21, 0x43, 0x65, 0x87, 0xA9, 0xCB, 0xED, 0x0F,  // rest of info, padding 0
+        0xEF, 0xCD, 0xAB, 0x89, 0x67, 0x45, 0x23, 0x01, // address
+        0x42, 0xA9,                                     // opcode, CoreID, info low nibble
+        0x21, 0x43, 0x65, 0x87, 0xA9, 0xCB, 0xED, 0x0F, // rest of info, padding 0
     };
     REQUIRE(static_cast<unsigned>(m.op) == 2);
     CHECK(core_id_of(m, WireLayout{4, 2}) == 37);
@@ -114,7 +117,7 @@ TEST_CASE("wire: CoreID carries what the hop needs", "[protocol][wire]") {
     Message local;
     local.op = Opcode::sem_wait_local;
     local.core = 9;
-    local.se = 3;  // implied by the hop, not carried
+    local.se = 3; // implied by the hop, not carried
     CHECK(core_id_of(local, layout) == 9);
     const Message l2 = unpack(pack(local, layout), layout);
     CHECK(l2.core == 9);
@@ -122,7 +125,7 @@ TEST_CASE("wire: CoreID carries what the hop needs", "[protocol][wire]") {
 
     Message global;
     global.op = Opcode::cond_grant_global;
-    global.core = 7;  // not carried
+    global.core = 7; // not carried
     global.se = 3;
     CHECK(core_id_of(global, layout) == 3);
     const Message g2 = unpack(pack(global, layout), layout);
@@ -188,11 +191,11 @@ TEST_CASE("wire: IDs that do not fit are rejected on pack", "[protocol][wire]") 
 
     Message over;
     over.op = Opcode::sem_post_overflow;
-    over.core = 16;  // needs 5 core bits
+    over.core = 16; // needs 5 core bits
     CHECK_FALSE(fits(over, layout));
     CHECK_THROWS_WITH(pack(over, layout), Catch::Contains("core 16"));
     over.core = 15;
-    over.se = 4;  // needs 3 SE bits
+    over.se = 4; // needs 3 SE bits
     CHECK_FALSE(fits(over, layout));
     CHECK_THROWS_WITH(pack(over, layout), Catch::Contains("se 4"));
     over.se = 3;
@@ -210,7 +213,7 @@ TEST_CASE("wire: CoreID bits beyond the layout are rejected on unpack", "[protoc
     Message over;
     over.op = Opcode::cond_wait_overflow;
     over.core = 3;
-    over.se = 7;  // CoreID = 7 << 3 | 3 = 59 under 3+3
+    over.se = 7; // CoreID = 7 << 3 | 3 = 59 under 3+3
     const auto bytes = pack(over, WireLayout{3, 3});
     CHECK_THROWS_AS(unpack(bytes, WireLayout{2, 2}), std::invalid_argument);
 }
@@ -296,9 +299,9 @@ TEST_CASE("opcode: primitive and level of representative opcodes", "[protocol][o
 }
 
 TEST_CASE("opcode: is_sync_request exactly for the acquire-type core requests", "[protocol][opcode]") {
-    const std::set<Opcode> expected = {
-        Opcode::lock_acquire_local, Opcode::barrier_wait_local_within_unit,
-        Opcode::barrier_wait_local_across_units, Opcode::sem_wait_local, Opcode::cond_wait_local};
+    const std::set<Opcode> expected = {Opcode::lock_acquire_local, Opcode::barrier_wait_local_within_unit,
+                                       Opcode::barrier_wait_local_across_units, Opcode::sem_wait_local,
+                                       Opcode::cond_wait_local};
     for (unsigned i = 0; i < kOpcodeCount; ++i) {
         const Opcode op = op_at(i);
         INFO(std::string(to_string(op)));

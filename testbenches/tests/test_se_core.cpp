@@ -90,7 +90,7 @@ TEST_CASE("barrier across units with all cores aggregates one message per SE", "
             for (unsigned c = 0; c < 3; ++c)
                 CHECK(ops_of(n.take(u, c)) == std::vector<Opcode>{Opcode::barrier_depart_local});
     }
-    CHECK(n.count(Opcode::barrier_wait_global) == 3 * 3);   // three non-Master SEs per epoch
+    CHECK(n.count(Opcode::barrier_wait_global) == 3 * 3); // three non-Master SEs per epoch
     CHECK(n.count(Opcode::barrier_depart_global) == 3 * 3);
     CHECK(n.tables_empty());
     CHECK(n.errors.empty());
@@ -265,13 +265,13 @@ TEST_CASE("overflow case 2: a local SE's ST is full, the Master SE tracks its co
     CHECK(n.ses[1].counters().value(L) == 2);
     n.run();
     CHECK(n.count(Opcode::lock_acquire_overflow) == 2);
-    CHECK(n.ses[0].table().occupancy() == 0);            // moved to syncronVar
+    CHECK(n.ses[0].table().occupancy() == 0); // moved to syncronVar
     CHECK(n.ses[0].counters().value(L) == 1);
     const auto img = n.memories[0].image(L, n.ses[0].layout().bytes());
     const unsigned wl = n.ses[0].layout().waitlist_bytes();
-    CHECK(img[wl] == 0x0c);                              // cores 2 and 3 of SE 1
+    CHECK(img[wl] == 0x0c); // cores 2 and 3 of SE 1
     const unsigned ovf_off = 2 * wl + 8;
-    CHECK((img[ovf_off] & 0x2) == 0x2);                  // OverflowInfo: SE 1 overflowed
+    CHECK((img[ovf_off] & 0x2) == 0x2); // OverflowInfo: SE 1 overflowed
 
     core_sends(n, 0, 0, Opcode::lock_release_local, L);
     n.run();
@@ -316,8 +316,7 @@ TEST_CASE("ST full: a second variable is served through memory with the same res
     CHECK(n.tables_empty());
 }
 
-TEST_CASE("aliasing indexing counters send a variable through memory while the ST has room",
-          "[se][overflow]") {
+TEST_CASE("aliasing indexing counters send a variable through memory while the ST has room", "[se][overflow]") {
     // 4 counters: variables 0 and 4 (64 B apart x4) share counter 0.
     SeNetwork n(1, 4, params_with(1, 4));
     const uint64_t A = SeNetwork::var(0, 0), B = SeNetwork::var(0, 1), C = SeNetwork::var(0, 4);
@@ -411,7 +410,7 @@ TEST_CASE("lock fairness threshold: a unit yields the lock after N local grants"
     REQUIRE(h != 99u);
     core_sends(n, 0, h, Opcode::lock_release_local, L); // threshold reached: the lock leaves unit 0
     n.run();
-    CHECK(holder(0) == 99u);                      // no third grant in unit 0...
+    CHECK(holder(0) == 99u);                                                      // no third grant in unit 0...
     CHECK(ops_of(n.take(1, 0)) == std::vector<Opcode>{Opcode::lock_grant_local}); // ...core 1.0 gets it
     CHECK(n.count(Opcode::lock_acquire_global) == 2); // unit 0 queued again for its two waiters
     core_sends(n, 1, 0, Opcode::lock_release_local, L);

@@ -40,8 +40,7 @@ std::vector<Message> received(SeNetwork& n, unsigned from, unsigned u, unsigned 
 
 } // namespace
 
-TEST_CASE("flat: a lock homed in unit 2, cores of units 0 and 3, grants go to the flat index",
-          "[se][flat][lock]") {
+TEST_CASE("flat: a lock homed in unit 2, cores of units 0 and 3, grants go to the flat index", "[se][flat][lock]") {
     SeNetwork n = flat_net();
     const uint64_t L = SeNetwork::var(2, 0);
     SeCore& master = n.ses[2];
@@ -230,10 +229,10 @@ TEST_CASE("flat: with no ST the Master SE serves cores of several units from syn
     const unsigned wl = lay.waitlist_bytes();
     CHECK(img[0] == 0);
     CHECK(img[1] == 0);
-    CHECK(img[wl] == 0x01);                      // unit 1, core 0
-    CHECK(img[2 * wl] == 0x80);                  // unit 2, core 7
-    CHECK(img[3 * wl + 1] == 0x80);              // unit 3, core 15
-    CHECK((img[4 * wl + 8] & 0x0f) == 0);        // OverflowInfo: no SE overflowed
+    CHECK(img[wl] == 0x01);               // unit 1, core 0
+    CHECK(img[2 * wl] == 0x80);           // unit 2, core 7
+    CHECK(img[3 * wl + 1] == 0x80);       // unit 3, core 15
+    CHECK((img[4 * wl + 8] & 0x0f) == 0); // OverflowInfo: no SE overflowed
     VarState decoded;
     CHECK(lay.decode(img, 1, Primitive::lock, decoded)); // active
     CHECK(decoded.local.size() == 64);
@@ -302,7 +301,8 @@ TEST_CASE("flat: malformed requests are rejected with the reason", "[se][flat][e
     CHECK_THAT(se.validate(Message{mine, Opcode::abort_global, 0, 1, 0}), Catch::Contains("flat:"));
     CHECK_THAT(se.validate(Message{mine, Opcode::lock_acquire_local, 64, 0, 0}),
                Catch::Contains("core ID 64 out of range") && Catch::Contains("64 cores"));
-    CHECK_THAT(se.validate(Message{mine, Opcode::lock_grant_local, 3, 0, 0}), Catch::Contains("sent by an SE to a core"));
+    CHECK_THAT(se.validate(Message{mine, Opcode::lock_grant_local, 3, 0, 0}),
+               Catch::Contains("sent by an SE to a core"));
     SeResult r;
     se.handle(Message{other, Opcode::sem_post_local, 5, 0, 0}, r);
     CHECK_THAT(r.error, Catch::Contains("flat: requests go to the Master SE"));
@@ -361,7 +361,8 @@ TEST_CASE("flat: a server-style SeCore (every address at home, 4096 entries of 6
     CHECK(se.stats().errors == 0);
 }
 
-TEST_CASE("organizations: the enums select them, a single-path server rejects a holder's second acquire that a flat SE queues",
+TEST_CASE("organizations: the enums select them, a single-path server rejects a holder's second acquire that a flat SE "
+          "queues",
           "[se][flat][organization]") {
     SeTopology t = flat_topology();
     t.home_unit = [](uint64_t) { return 1u; }; // a server: every variable is its own

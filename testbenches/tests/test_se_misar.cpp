@@ -62,7 +62,8 @@ TEST_CASE("opcode helpers: the local and overflow form of a request", "[se][misa
 }
 
 TEST_CASE("abort: a Master SE with a 1-entry ST diverts a second variable, forwards its releases, "
-          "and takes it back once the server reports", "[se][misar]") {
+          "and takes it back once the server reports",
+          "[se][misar]") {
     SeNetwork n = misar_net({1, 64}, 4, /*server_unit=*/1);
     SeCore& master = n.ses[0];
     const uint64_t A = SeNetwork::var(0, 0), B = SeNetwork::var(0, 1);
@@ -115,7 +116,8 @@ TEST_CASE("abort: a Master SE with a 1-entry ST diverts a second variable, forwa
 }
 
 TEST_CASE("abort: release-type messages in software are forwarded with the originator's flat index; "
-          "a withdrawal is dropped", "[se][misar]") {
+          "a withdrawal is dropped",
+          "[se][misar]") {
     SeNetwork n = misar_net({0, 64, 64}, 4, 2);
     const uint64_t S = SeNetwork::var(0, 0), C = SeNetwork::var(0, 1);
     // ST 0 at the Master: a post it cannot hold starts software.
@@ -151,7 +153,8 @@ TEST_CASE("abort: release-type messages in software are forwarded with the origi
 }
 
 TEST_CASE("abort: a local SE without ST redirects, the Master SE diverts, the core's decrease returns the "
-          "local counter to zero", "[se][misar]") {
+          "local counter to zero",
+          "[se][misar]") {
     SeNetwork n = misar_net({64, 0});
     n.serve_software = true;
     const uint64_t L = SeNetwork::var(0, 0);
@@ -162,7 +165,8 @@ TEST_CASE("abort: a local SE without ST redirects, the Master SE diverts, the co
     CHECK(n.ses[0].counters().value(L) == 1); // nothing in hardware: L enters software
     CHECK(n.ses[0].stats().diverted == 1);
     REQUIRE(n.deliver(se_ep(0), se_ep(1)));
-    CHECK(n.log.back().msg == Message{L, Opcode::abort_overflow, 2, 1, abort_info::make(Opcode::lock_acquire_overflow)});
+    CHECK(n.log.back().msg ==
+          Message{L, Opcode::abort_overflow, 2, 1, abort_info::make(Opcode::lock_acquire_overflow)});
     const Message ab = only_reply(n, 1, 2);
     CHECK(ab == Message{L, Opcode::abort_local, 2, 1, abort_info::make(Opcode::lock_acquire_local)});
     CHECK(n.ses[1].counters().value(L) == 1); // until the core is done in software
@@ -281,7 +285,8 @@ TEST_CASE("abort: a two-level barrier aborted as a whole is counted core by core
         }
     n.run();
     for (unsigned u = 0; u < 2; ++u)
-        for (unsigned c = 0; c < 2; ++c) CHECK(ops_of(n.take(u, c)) == std::vector<Opcode>{Opcode::barrier_depart_local});
+        for (unsigned c = 0; c < 2; ++c)
+            CHECK(ops_of(n.take(u, c)) == std::vector<Opcode>{Opcode::barrier_depart_local});
     CHECK(n.ses[0].counters().value(B) == 0); // the server reported 4
     for (unsigned c = 0; c < 2; ++c) core_sends(n, 1, c, Opcode::decrease_indexing_counter, B, 1);
     CHECK(n.errors.empty());
@@ -328,7 +333,8 @@ TEST_CASE("abort: a semaphore wait aborted as a whole is re-sent per core with t
 }
 
 TEST_CASE("abort: condition variables are never counted; a redirected cond_wait keeps its lock, "
-          "registered waiters come back with kLockReleased", "[se][misar][condvar]") {
+          "registered waiters come back with kLockReleased",
+          "[se][misar][condvar]") {
     SECTION("redirected cond_wait (ST full at the local SE)") {
         SeNetwork n = misar_net({64, 1});
         const uint64_t L = SeNetwork::var(1, 0), C = SeNetwork::var(0, 0);
@@ -336,8 +342,8 @@ TEST_CASE("abort: condition variables are never counted; a redirected cond_wait 
         CHECK(only_reply(n, 1, 0).op == Opcode::lock_grant_local);
         core_sends(n, 1, 1, Opcode::lock_acquire_local, L); // waits for L
         core_sends(n, 1, 0, Opcode::cond_wait_local, C, L);
-        CHECK(n.ses[1].counters().value(C) == 0);          // a cond_wait is not counted
-        CHECK(n.ses[1].stats().internal_messages == 0);    // and its lock is not released
+        CHECK(n.ses[1].counters().value(C) == 0);       // a cond_wait is not counted
+        CHECK(n.ses[1].stats().internal_messages == 0); // and its lock is not released
         const Message ab = only_reply(n, 1, 0);
         CHECK(n.count(Opcode::cond_wait_overflow) == 1);
         CHECK(is_abort(ab, Opcode::cond_wait_local)); // no kLockReleased: the core still holds L
@@ -390,8 +396,7 @@ TEST_CASE("abort: condition variables are never counted; a redirected cond_wait 
         n.run();
         n.inject(se_ep(1), se_ep(0), Message{C, Opcode::cond_wait_overflow, 2, 1, L | (1ull << 63)});
         n.run();
-        CHECK(is_abort(only_reply(n, 1, 2), Opcode::cond_wait_local,
-                       abort_info::kRetry | abort_info::kLockReleased));
+        CHECK(is_abort(only_reply(n, 1, 2), Opcode::cond_wait_local, abort_info::kRetry | abort_info::kLockReleased));
         CHECK(n.ses[0].stats().retries == 1);
         CHECK(n.counters_zero());
         CHECK(n.errors.empty());
@@ -452,8 +457,8 @@ TEST_CASE("abort: errors (counter below zero, abort_global while holding the loc
     CHECK_THAT(n.ses[1].validate(Message{L, Opcode::abort_overflow, 0, 0, 0}), Catch::Contains("addressed to SE 0"));
     // abort_global for a variable with no entry is ignored.
     r.clear();
-    n.ses[1].handle(Message{SeNetwork::var(0, 9), Opcode::abort_global, 0, 1,
-                            abort_info::make(Opcode::barrier_wait_global)}, r);
+    n.ses[1].handle(
+        Message{SeNetwork::var(0, 9), Opcode::abort_global, 0, 1, abort_info::make(Opcode::barrier_wait_global)}, r);
     CHECK(r.ok());
     CHECK(r.out.empty());
 
@@ -526,8 +531,7 @@ TEST_CASE("abort: a redirected arrival at a barrier counted in hardware moves th
         core_sends(n, 2, 1, Opcode::barrier_wait_local_across_units, B, 4);
         REQUIRE(n.deliver(se_ep(2), se_ep(0)));
         REQUIRE(n.deliver(se_ep(0), se_ep(1)));
-        CHECK(n.log.back().msg.info ==
-              abort_info::make(Opcode::barrier_wait_global, abort_info::kAllWaiters));
+        CHECK(n.log.back().msg.info == abort_info::make(Opcode::barrier_wait_global, abort_info::kAllWaiters));
         CHECK(n.ses[1].table().find(B) == nullptr);
         CHECK(n.ses[1].counters().value(B) == 2);
         n.run();

@@ -29,8 +29,8 @@
 #include "models/common/address_map.h"
 #include "models/protocol/tlm/syncron_extension.h"
 #include "models/protocol/wire_format.h"
-#include "models/se/se_module.h"
 #include "models/se/core/syncron_var.h"
+#include "models/se/se_module.h"
 #include "testbenches/tests/tlm_test_helpers.h"
 
 using namespace syncron;
@@ -50,9 +50,7 @@ Message msg(Opcode op, uint64_t addr, unsigned core = 0, unsigned se = 0, uint64
 }
 
 /// Variable i homed in `unit` (64 B aligned, above the reserved first 64 KiB).
-uint64_t var(unsigned unit, unsigned i) {
-    return uint64_t(unit) * MemoryParams{}.unit_bytes + 0x10000 + 64ull * i;
-}
+uint64_t var(unsigned unit, unsigned i) { return uint64_t(unit) * MemoryParams{}.unit_bytes + 0x10000 + 64ull * i; }
 
 /// Changes the bench's topology (organization, overflow policy) before the SE is built.
 using TopologyTweak = std::function<void(SeTopology&)>;
@@ -69,12 +67,12 @@ SeTopology topology(const AddressMap& map, const TopologyTweak& tweak = {}) {
 
 /// One message the SE sent, as a third-party receiver sees it.
 struct Received {
-    sc_time time;           ///< sc_time_stamp() + annotated delay
+    sc_time time; ///< sc_time_stamp() + annotated delay
     uint64_t addr = 0;
     unsigned len = 0;
     bool has_ext = false;
     Message ext;
-    bool wire_ok = false;   ///< data bytes unpacked
+    bool wire_ok = false; ///< data bytes unpacked
     Message wire;
 };
 
@@ -257,7 +255,7 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 
 TEST_CASE("SE alone: a lock acquire as 18 plain wire bytes is granted after the SPU service time",
           "[se][se_module][timing]") {
-    const SeParams p; // defaults: 1 GHz, 12 cycles/message, ST 1, counter 2
+    const SeParams p;             // defaults: 1 GHz, 12 cycles/message, ST 1, counter 2
     const uint64_t L = var(0, 0); // homed in unit 0: SE 0 is its Master SE
     const unsigned core = 5;
     tlm::tlm_response_status status = tlm::TLM_INCOMPLETE_RESPONSE;
@@ -266,16 +264,15 @@ TEST_CASE("SE alone: a lock acquire as 18 plain wire bytes is granted after the 
     Bench b(0, p, [&](ScriptInitiator& tb) {
         sc_core::wait(ns(100));
         sc_time d = ns(5); // the initiator's local time offset (temporal decoupling)
-        status = send(tb, b.port(), tlm::TLM_WRITE_COMMAND, wire(msg(Opcode::lock_acquire_local, L, core)),
-                      nullptr, d);
+        status = send(tb, b.port(), tlm::TLM_WRITE_COMMAND, wire(msg(Opcode::lock_acquire_local, L, core)), nullptr, d);
         delay_after = d;
         time_after = sc_core::sc_time_stamp();
     });
     sc_core::sc_start();
 
     CHECK(status == tlm::TLM_OK_RESPONSE);
-    CHECK(delay_after == ns(5));   // the SE adds nothing to the annotation
-    CHECK(time_after == ns(100));  // and never waits in b_transport
+    CHECK(delay_after == ns(5));  // the SE adds nothing to the annotation
+    CHECK(time_after == ns(100)); // and never waits in b_transport
 
     // First request for L: ST lookup (in the 12 cycles) + reserve an entry
     // (1 more ST access) + one indexing-counter check on the miss.
@@ -380,7 +377,7 @@ TEST_CASE("SE alone: Figure 4 at a non-Master SE aggregates two local acquires i
     REQUIRE(acq.wire_ok);
     CHECK(name(acq.wire.op) == "lock_acquire_global");
     CHECK(acq.wire.addr == L);
-    CHECK(acq.wire.se == 0); // a global request carries the sender's SE ID
+    CHECK(acq.wire.se == 0);                  // a global request carries the sender's SE ID
     CHECK(acq.time == ns(10) + b.cycles(15)); // first request: entry reserved, counter checked
     CHECK(rel.addr == b.map.se_address(1));
     REQUIRE(rel.wire_ok);
@@ -406,8 +403,7 @@ TEST_CASE("SE alone: Figure 4 at a non-Master SE aggregates two local acquires i
 
 // ---------------------------------------------------------------- SPU serialization
 
-TEST_CASE("SE alone: messages arriving together are served one service time apart",
-          "[se][se_module][timing]") {
+TEST_CASE("SE alone: messages arriving together are served one service time apart", "[se][se_module][timing]") {
     const SeParams p;
     constexpr unsigned N = 4;
     Bench b(0, p, [&](ScriptInitiator& tb) {
@@ -580,17 +576,21 @@ TEST_CASE("SE alone: with no ST entries a non-Master SE redirects the request as
 // ---------------------------------------------------------------- flat organization, abort policy
 
 TEST_CASE("SE alone, flat organization: grants go to the mailbox of the core's own unit, cond_wait's "
-          "release of a lock homed elsewhere to that lock's Master SE", "[se][se_module][flat]") {
+          "release of a lock homed elsewhere to that lock's Master SE",
+          "[se][se_module][flat]") {
     const SeParams p;
     const uint64_t L = var(0, 0), C = var(0, 1), K = var(1, 0);
     const unsigned flat = 1 * 16 + 4; // core 4 of unit 1
 
-    Bench b(0, p, [&](ScriptInitiator& tb) {
-        sc_core::wait(ns(100));
-        send_wire(tb, b.port(), msg(Opcode::lock_acquire_local, L, flat, 1));
-        sc_core::wait(ns(100));
-        send_wire(tb, b.port(), msg(Opcode::cond_wait_local, C, flat, 1, K));
-    }, [](SeTopology& t) { t.organization = SeOrganization::flat; });
+    Bench b(
+        0, p,
+        [&](ScriptInitiator& tb) {
+            sc_core::wait(ns(100));
+            send_wire(tb, b.port(), msg(Opcode::lock_acquire_local, L, flat, 1));
+            sc_core::wait(ns(100));
+            send_wire(tb, b.port(), msg(Opcode::cond_wait_local, C, flat, 1, K));
+        },
+        [](SeTopology& t) { t.organization = SeOrganization::flat; });
     sc_core::sc_start();
 
     REQUIRE(b.cores.got.size() == 1);
@@ -619,17 +619,20 @@ TEST_CASE("SE alone, abort policy: a release of a variable in software goes to t
     p.st_entries = 1;
     const uint64_t A = var(0, 0), B = var(0, 1);
 
-    Bench b(0, p, [&](ScriptInitiator& tb) {
-        sc_core::wait(ns(100));
-        send_wire(tb, b.port(), msg(Opcode::lock_acquire_local, A, 0));
-        sc_core::wait(ns(100));
-        send_wire(tb, b.port(), msg(Opcode::lock_acquire_local, B, 1)); // ST full: aborted
-        sc_core::wait(ns(100));
-        send_wire(tb, b.port(), msg(Opcode::lock_release_local, B, 1)); // after the server granted it
-    }, [](SeTopology& t) {
-        t.overflow = OverflowPolicy::abort;
-        t.fallback_server = [](uint64_t) { return 1u; };
-    });
+    Bench b(
+        0, p,
+        [&](ScriptInitiator& tb) {
+            sc_core::wait(ns(100));
+            send_wire(tb, b.port(), msg(Opcode::lock_acquire_local, A, 0));
+            sc_core::wait(ns(100));
+            send_wire(tb, b.port(), msg(Opcode::lock_acquire_local, B, 1)); // ST full: aborted
+            sc_core::wait(ns(100));
+            send_wire(tb, b.port(), msg(Opcode::lock_release_local, B, 1)); // after the server granted it
+        },
+        [](SeTopology& t) {
+            t.overflow = OverflowPolicy::abort;
+            t.fallback_server = [](uint64_t) { return 1u; };
+        });
     sc_core::sc_start();
 
     REQUIRE(b.cores.got.size() == 2);
@@ -681,15 +684,15 @@ TEST_CASE("SE alone: malformed messages get an error response and a report, and 
         note_cached();
         // 2. core ID out of range, via the extension
         const Message far = msg(Opcode::lock_acquire_local, L, 40);
-        status.push_back(send(tb, b.port(), tlm::TLM_WRITE_COMMAND, wire(msg(Opcode::lock_acquire_local, L, 1)),
-                              &far, d));
+        status.push_back(
+            send(tb, b.port(), tlm::TLM_WRITE_COMMAND, wire(msg(Opcode::lock_acquire_local, L, 1)), &far, d));
         note_cached();
         // 3. neither an extension nor 18 bytes
         status.push_back(send(tb, b.port(), tlm::TLM_WRITE_COMMAND, std::vector<uint8_t>(8, 0), nullptr, d));
         note_cached();
         // 4. a READ of a valid message
-        status.push_back(send(tb, b.port(), tlm::TLM_READ_COMMAND, wire(msg(Opcode::lock_acquire_local, L, 1)),
-                              nullptr, d));
+        status.push_back(
+            send(tb, b.port(), tlm::TLM_READ_COMMAND, wire(msg(Opcode::lock_acquire_local, L, 1)), nullptr, d));
         note_cached();
         // 5. a valid message afterwards
         status.push_back(send_wire(tb, b.port(), msg(Opcode::lock_acquire_local, L, 1)));
@@ -728,18 +731,18 @@ TEST_CASE("SE alone: malformed messages get an error response and a report, and 
 TEST_CASE("SE alone: releasing a lock that is not held is reported", "[se][se_module][errors][lock]") {
     errors_do_not_throw();
     const SeParams p;
-    const uint64_t L = var(0, 0);  // SE 0 is the Master SE
-    const uint64_t R = var(1, 0);  // SE 0 is a local SE
+    const uint64_t L = var(0, 0); // SE 0 is the Master SE
+    const uint64_t R = var(1, 0); // SE 0 is a local SE
     std::vector<tlm::tlm_response_status> status;
 
     Bench b(0, p, [&](ScriptInitiator& tb) {
         sc_core::wait(ns(10));
         status.push_back(send_wire(tb, b.port(), msg(Opcode::lock_release_local, L, 1))); // nobody holds L
-        sc_core::wait(ns(40)); // t = 50
+        sc_core::wait(ns(40));                                                            // t = 50
         status.push_back(send_wire(tb, b.port(), msg(Opcode::lock_acquire_local, L, 1)));
-        sc_core::wait(ns(50)); // t = 100
+        sc_core::wait(ns(50));                                                            // t = 100
         status.push_back(send_wire(tb, b.port(), msg(Opcode::lock_release_local, L, 2))); // core 1 holds it
-        sc_core::wait(ns(100)); // t = 200
+        sc_core::wait(ns(100));                                                           // t = 200
         status.push_back(send_wire(tb, b.port(), msg(Opcode::lock_release_local, L, 1)));
         sc_core::wait(ns(100)); // t = 300: a stray release at a non-Master SE
         status.push_back(send_wire(tb, b.port(), msg(Opcode::lock_release_local, R, 4)));
@@ -917,9 +920,9 @@ TEST_CASE("SE alone: nb_transport_fw BEGIN_REQ on `in` is accepted and answered 
     CHECK(ini.fw_status == tlm::TLM_ACCEPTED);
     CHECK(ini.fw_phase_out == tlm::BEGIN_REQ);
     REQUIRE(ini.bw_phases.size() == 2);
-    CHECK(ini.bw_phases[0] == tlm::END_REQ);   // accepted into the SPU buffer...
+    CHECK(ini.bw_phases[0] == tlm::END_REQ);    // accepted into the SPU buffer...
     CHECK(ini.bw_phases[1] == tlm::BEGIN_RESP); // ...and answered at once
-    CHECK(ini.bw_time == ns(15)); // BEGIN_REQ sent at 10 ns annotated with 5 ns
+    CHECK(ini.bw_time == ns(15));               // BEGIN_REQ sent at 10 ns annotated with 5 ns
     CHECK(ini.response == tlm::TLM_OK_RESPONSE);
     CHECK(ini.completed);
     CHECK(ini.mm.frees == 1);

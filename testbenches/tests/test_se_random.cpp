@@ -30,8 +30,8 @@ struct CoreSim {
     unsigned unit = 0, core = 0, gid = 0;
     std::vector<Step> program;
     size_t pc = 0;
-    int phase = 0;             // progress inside the current step
-    bool waiting = false;      // an ACK is outstanding
+    int phase = 0;        // progress inside the current step
+    bool waiting = false; // an ACK is outstanding
     Opcode expect{};
     uint64_t expect_addr = 0;
     // Abort policy: the last acquire-type request (re-sent after a retry or
@@ -119,8 +119,10 @@ public:
         for (auto& cs : cores) {
             for (unsigned i = 0; i < 8; ++i) {
                 const unsigned r = pick(m_rng);
-                if (r < 45) cs.program.push_back({Kind::lock_cs, r % 3});
-                else if (r < 80) cs.program.push_back({Kind::sem_region, r % 2});
+                if (r < 45)
+                    cs.program.push_back({Kind::lock_cs, r % 3});
+                else if (r < 80)
+                    cs.program.push_back({Kind::sem_region, r % 2});
             }
             // Balanced producers and consumers per condition variable.
             for (unsigned i = 0; i < 3; ++i)
@@ -175,15 +177,30 @@ public:
             return;
         }
         const Step& s = cs.program[cs.pc];
-        const auto next = [&] { ++cs.pc; cs.phase = 0; };
+        const auto next = [&] {
+            ++cs.pc;
+            cs.phase = 0;
+        };
         switch (s.kind) {
         case Kind::lock_cs:
-            if (cs.phase == 0) { send(cs, Opcode::lock_acquire_local, locks[s.var], 0, Opcode::lock_grant_local); cs.phase = 1; }
-            else { holder[s.var] = -1; release_lock(cs, locks[s.var]); next(); }
+            if (cs.phase == 0) {
+                send(cs, Opcode::lock_acquire_local, locks[s.var], 0, Opcode::lock_grant_local);
+                cs.phase = 1;
+            } else {
+                holder[s.var] = -1;
+                release_lock(cs, locks[s.var]);
+                next();
+            }
             break;
         case Kind::sem_region:
-            if (cs.phase == 0) { send(cs, Opcode::sem_wait_local, sems[s.var], kSemInit, Opcode::sem_grant_local); cs.phase = 1; }
-            else { --sem_in[s.var]; send(cs, Opcode::sem_post_local, sems[s.var], 0, {}); next(); }
+            if (cs.phase == 0) {
+                send(cs, Opcode::sem_wait_local, sems[s.var], kSemInit, Opcode::sem_grant_local);
+                cs.phase = 1;
+            } else {
+                --sem_in[s.var];
+                send(cs, Opcode::sem_post_local, sems[s.var], 0, {});
+                next();
+            }
             break;
         case Kind::barrier_all:
         case Kind::barrier_subset:
@@ -192,20 +209,28 @@ public:
             const unsigned n = barrier_n(s);
             auto& epoch = cs_epoch[{cs.gid, b}];
             ++arrivals[{b, epoch}];
-            send(cs, s.kind == Kind::barrier_unit ? Opcode::barrier_wait_local_within_unit
-                                                  : Opcode::barrier_wait_local_across_units,
+            send(cs,
+                 s.kind == Kind::barrier_unit ? Opcode::barrier_wait_local_within_unit
+                                              : Opcode::barrier_wait_local_across_units,
                  b, n, Opcode::barrier_depart_local);
             cs.phase = 1;
             break;
         }
         case Kind::cond_produce: {
             const unsigned li = static_cast<unsigned>(locks.size()) + s.var;
-            if (cs.phase == 0) { send(cs, Opcode::lock_acquire_local, cond_locks[s.var], 0, Opcode::lock_grant_local); cs.phase = 1; }
-            else if (cs.phase == 1) {
+            if (cs.phase == 0) {
+                send(cs, Opcode::lock_acquire_local, cond_locks[s.var], 0, Opcode::lock_grant_local);
+                cs.phase = 1;
+            } else if (cs.phase == 1) {
                 ++tokens[s.var];
-                send(cs, (cs.pc + cs.gid) % 4 == 0 ? Opcode::cond_broad_local : Opcode::cond_signal_local, conds[s.var], 0, {});
+                send(cs, (cs.pc + cs.gid) % 4 == 0 ? Opcode::cond_broad_local : Opcode::cond_signal_local, conds[s.var],
+                     0, {});
                 cs.phase = 2;
-            } else { holder[li] = -1; release_lock(cs, cond_locks[s.var]); next(); }
+            } else {
+                holder[li] = -1;
+                release_lock(cs, cond_locks[s.var]);
+                next();
+            }
             break;
         }
         case Kind::cond_consume: {
@@ -214,10 +239,19 @@ public:
                 send(cs, Opcode::lock_acquire_local, cond_locks[s.var], 0, Opcode::lock_grant_local);
                 cs.phase = 1;
             } else if (cs.phase == 1) { // holding the lock: check the predicate
-                if (tokens[s.var] > 0) { --tokens[s.var]; cs.phase = 4; }
-                else { holder[li] = -1; send(cs, Opcode::cond_wait_local, conds[s.var], cond_locks[s.var], Opcode::cond_grant_local); cs.phase = 2; }
-            } else if (cs.phase == 4) { holder[li] = -1; release_lock(cs, cond_locks[s.var]); next(); }
-            else if (cs.phase == 5) { // aborted cond_wait, lock still held: release, re-acquire
+                if (tokens[s.var] > 0) {
+                    --tokens[s.var];
+                    cs.phase = 4;
+                } else {
+                    holder[li] = -1;
+                    send(cs, Opcode::cond_wait_local, conds[s.var], cond_locks[s.var], Opcode::cond_grant_local);
+                    cs.phase = 2;
+                }
+            } else if (cs.phase == 4) {
+                holder[li] = -1;
+                release_lock(cs, cond_locks[s.var]);
+                next();
+            } else if (cs.phase == 5) { // aborted cond_wait, lock still held: release, re-acquire
                 holder[li] = -1;
                 release_lock(cs, cond_locks[s.var]);
                 cs.phase = 3;
@@ -244,7 +278,7 @@ public:
             if (m.info & abort_info::kLockReleased) {
                 lock_left(cs, cond_locks[s.var]);
                 cs.phase = 3; // re-acquire
-            } else { // never released: the core still holds it
+            } else {          // never released: the core still holds it
                 if (holder[li] != -1) fail("lock granted while a core aborted in cond_wait still held it");
                 holder[li] = static_cast<int>(cs.gid);
                 cs.phase = 5; // release and re-acquire, so a signaller can get in
@@ -318,10 +352,14 @@ public:
     }
 
     uint64_t barrier_addr(const Step& s) const {
-        return s.kind == Kind::barrier_all ? barrier_all : s.kind == Kind::barrier_subset ? barrier_subset : barrier_unit[s.var];
+        return s.kind == Kind::barrier_all      ? barrier_all
+               : s.kind == Kind::barrier_subset ? barrier_subset
+                                                : barrier_unit[s.var];
     }
     unsigned barrier_n(const Step& s) const {
-        return s.kind == Kind::barrier_all ? m_sc.units * m_sc.cores : s.kind == Kind::barrier_subset ? subset_n : m_sc.cores;
+        return s.kind == Kind::barrier_all      ? m_sc.units * m_sc.cores
+               : s.kind == Kind::barrier_subset ? subset_n
+                                                : m_sc.cores;
     }
 
     void run() {
@@ -336,14 +374,16 @@ public:
                 if (std::getenv("SE_RANDOM_DUMP")) dump();
                 break;
             }
-            const size_t choice = std::uniform_int_distribution<size_t>(0, ready_cores.size() + channels.size() - 1)(m_rng);
+            const size_t choice =
+                std::uniform_int_distribution<size_t>(0, ready_cores.size() + channels.size() - 1)(m_rng);
             if (choice < ready_cores.size()) {
                 act(cores[ready_cores[choice]]);
             } else {
                 const auto& ch = channels[choice - ready_cores.size()];
                 m_net.deliver(ch.first, ch.second);
                 if (is_core_ep(ch.second)) {
-                    const unsigned u = static_cast<unsigned>((ch.second - 1000) / 100), c = static_cast<unsigned>((ch.second - 1000) % 100);
+                    const unsigned u = static_cast<unsigned>((ch.second - 1000) / 100),
+                                   c = static_cast<unsigned>((ch.second - 1000) % 100);
                     for (const auto& m : m_net.take(u, c)) on_reply(cores[u * m_sc.cores + c], m);
                 }
             }
@@ -419,7 +459,8 @@ ModeTotals run_scenarios(bool barriers, SeOrganization org = SeOrganization::hie
     const std::vector<std::pair<unsigned, unsigned>> tables = {{64, 256}, {0, 256}, {1, 4}, {2, 1}, {3, 256}};
     ModeTotals t;
     // SE_RANDOM_SEEDS=N runs N seeds per shape and table instead of 6 (soak).
-    const uint64_t seeds = std::getenv("SE_RANDOM_SEEDS") ? std::strtoull(std::getenv("SE_RANDOM_SEEDS"), nullptr, 10) : 6;
+    const uint64_t seeds =
+        std::getenv("SE_RANDOM_SEEDS") ? std::strtoull(std::getenv("SE_RANDOM_SEEDS"), nullptr, 10) : 6;
     for (const auto& [units, cores] : shapes)
         for (const auto& [st, counters] : tables)
             for (uint64_t seed = 1; seed <= seeds; ++seed) {
@@ -455,13 +496,11 @@ ModeTotals run_scenarios(bool barriers, SeOrganization org = SeOrganization::hie
 
 } // namespace
 
-TEST_CASE("random programs of locks, semaphores and condition variables match the reference",
-          "[se][random]") {
+TEST_CASE("random programs of locks, semaphores and condition variables match the reference", "[se][random]") {
     run_scenarios(false);
 }
 
-TEST_CASE("random programs of barriers (all, subset, within unit) and locks match the reference",
-          "[se][random]") {
+TEST_CASE("random programs of barriers (all, subset, within unit) and locks match the reference", "[se][random]") {
     run_scenarios(true);
 }
 

@@ -51,11 +51,12 @@ public:
     SC_HAS_PROCESS(QueueTarget);
     QueueTarget(const sc_core::sc_module_name& n, unsigned depth, sc_time service, AtTargetPort::Options opt)
         : sc_module(n), socket("socket"), m_depth(depth), m_service(service),
-          m_port(*this, "port_peq",
-                 [this](unsigned i, tlm::tlm_generic_payload& t, tlm::tlm_phase& p, sc_time& d) {
-                     return socket[static_cast<int>(i)]->nb_transport_bw(t, p, d);
-                 },
-                 {[this](unsigned i, tlm::tlm_generic_payload& t) { request(i, t); }, nullptr}, opt) {
+          m_port(
+              *this, "port_peq",
+              [this](unsigned i, tlm::tlm_generic_payload& t, tlm::tlm_phase& p, sc_time& d) {
+                  return socket[static_cast<int>(i)]->nb_transport_bw(t, p, d);
+              },
+              {[this](unsigned i, tlm::tlm_generic_payload& t) { request(i, t); }, nullptr}, opt) {
         socket.register_nb_transport_fw(this, &QueueTarget::nb_transport_fw);
         SC_THREAD(serve);
     }
@@ -114,20 +115,21 @@ public:
     SC_HAS_PROCESS(PortInitiator);
     PortInitiator(const sc_core::sc_module_name& n, unsigned count, AtInitiatorPort::Options opt)
         : sc_module(n), socket("socket"), m_count(count),
-          m_port(*this, "port_peq",
-                 [this](unsigned, tlm::tlm_generic_payload& t, tlm::tlm_phase& p, sc_time& d) {
-                     return socket->nb_transport_fw(t, p, d);
-                 },
-                 {[this](unsigned, tlm::tlm_generic_payload&) {
-                      end_req.push_back(sc_core::sc_time_stamp());
-                      m_ready.notify();
-                  },
-                  [this](unsigned, tlm::tlm_generic_payload& t) {
-                      responses.push_back(sc_core::sc_time_stamp());
-                      if (t.is_response_error()) ++errors;
-                      t.release();
-                  }},
-                 opt) {
+          m_port(
+              *this, "port_peq",
+              [this](unsigned, tlm::tlm_generic_payload& t, tlm::tlm_phase& p, sc_time& d) {
+                  return socket->nb_transport_fw(t, p, d);
+              },
+              {[this](unsigned, tlm::tlm_generic_payload&) {
+                   end_req.push_back(sc_core::sc_time_stamp());
+                   m_ready.notify();
+               },
+               [this](unsigned, tlm::tlm_generic_payload& t) {
+                   responses.push_back(sc_core::sc_time_stamp());
+                   if (t.is_response_error()) ++errors;
+                   t.release();
+               }},
+              opt) {
         socket.register_nb_transport_bw(this, &PortInitiator::nb_transport_bw);
         SC_THREAD(run);
     }
@@ -186,8 +188,7 @@ private:
 struct Bench {
     std::vector<std::unique_ptr<sc_core::sc_module>> keep;
     std::vector<QuietChecker*> checkers;
-    template <class I, class T>
-    void bind(I& initiator_socket, T& target_socket, const std::string& name) {
+    template <class I, class T> void bind(I& initiator_socket, T& target_socket, const std::string& name) {
         auto* c = new QuietChecker(name.c_str());
         keep.emplace_back(c);
         checkers.push_back(c);
@@ -228,16 +229,11 @@ void engine_pair(bool defer_target, bool defer_initiator) {
 
 } // namespace
 
-TEST_CASE("tlm: AT ports: back-pressure and responses with direct phases", "[tlm][at]") {
-    engine_pair(false, false);
-}
+TEST_CASE("tlm: AT ports: back-pressure and responses with direct phases", "[tlm][at]") { engine_pair(false, false); }
 
-TEST_CASE("tlm: AT ports: back-pressure and responses with deferred phases", "[tlm][at]") {
-    engine_pair(true, true);
-}
+TEST_CASE("tlm: AT ports: back-pressure and responses with deferred phases", "[tlm][at]") { engine_pair(true, true); }
 
-TEST_CASE("tlm: AT target port: multi-socket with a delayed BEGIN_REQ and a late END_RESP",
-          "[tlm][at]") {
+TEST_CASE("tlm: AT target port: multi-socket with a delayed BEGIN_REQ and a late END_RESP", "[tlm][at]") {
     Bench b;
     QueueTarget target("target", 4, ns(10), AtTargetPort::Options{});
     using test::AtScriptInitiator;

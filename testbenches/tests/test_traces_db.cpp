@@ -30,8 +30,8 @@ sc_time ns(double v) { return sc_time(v, SC_NS); }
 struct TempDb {
     std::string path;
     explicit TempDb(const std::string& name) {
-        path = (fs::temp_directory_path() /
-                ("syncron_test_db_" + std::to_string(::getpid()) + "_" + name + ".db")).string();
+        path = (fs::temp_directory_path() / ("syncron_test_db_" + std::to_string(::getpid()) + "_" + name + ".db"))
+                   .string();
         clean();
     }
     ~TempDb() { clean(); }
@@ -110,8 +110,7 @@ MessageRecord from_se(unsigned unit, unsigned core, Opcode op, uint64_t addr, do
     return message(Endpoint::se(unit), Endpoint::core(unit, core), op, addr, sent, sent + 2, core, unit);
 }
 
-ServiceRecord service(unsigned se, Opcode op, uint64_t addr, double arrival, double start, double end,
-                      unsigned st) {
+ServiceRecord service(unsigned se, Opcode op, uint64_t addr, double arrival, double start, double end, unsigned st) {
     ServiceRecord r;
     r.se = se;
     r.msg.op = op;
@@ -156,8 +155,10 @@ std::map<std::string, std::string> cookbook() {
             if (!name.empty()) out[name] = sql;
         } else if (in_block) {
             const std::string tag = "-- cookbook: ";
-            if (sql.empty() && name.empty() && line.rfind(tag, 0) == 0) name = line.substr(tag.size());
-            else sql += line + "\n";
+            if (sql.empty() && name.empty() && line.rfind(tag, 0) == 0)
+                name = line.substr(tag.size());
+            else
+                sql += line + "\n";
         }
     }
     return out;
@@ -205,7 +206,7 @@ TEST_CASE("trace db: row counts of every table and meta", "[traces][db]") {
         CHECK_THROWS_AS(db.rows("nope"), std::invalid_argument);
         db.close();
         CHECK_FALSE(db.is_open());
-        db.close(); // idempotent
+        db.close();                                                       // idempotent
         db.on_message(to_se(0, 1, Opcode::lock_acquire_local, 0x40, 20)); // ignored after close
         CHECK(db.rows("messages") == 2);
     }
@@ -233,10 +234,9 @@ TEST_CASE("trace db: a message's fields and latency", "[traces][db]") {
     TempDb f("message");
     {
         TransactionDb db(f.path);
-        db.on_message(message(Endpoint::core(1, 3), Endpoint::se(1), Opcode::barrier_wait_local_within_unit,
-                              0x12345678, 10, 25.5, 3, 1, 16));
-        db.on_message(message(Endpoint::se(1), Endpoint::se(0), Opcode::lock_acquire_global, 0x80, 100.25,
-                              140, 2, 1));
+        db.on_message(message(Endpoint::core(1, 3), Endpoint::se(1), Opcode::barrier_wait_local_within_unit, 0x12345678,
+                              10, 25.5, 3, 1, 16));
+        db.on_message(message(Endpoint::se(1), Endpoint::se(0), Opcode::lock_acquire_global, 0x80, 100.25, 140, 2, 1));
     }
     Reader r(f.path);
     const auto rows = r.query("SELECT id, sent_ns, arrived_ns, latency_ns, src_kind, src_unit, src_core,"
@@ -245,8 +245,8 @@ TEST_CASE("trace db: a message's fields and latency", "[traces][db]") {
     REQUIRE(rows.size() == 2);
     CHECK(rows[0] == Row{"1", "10.0", "25.5", "15.5", "core", "1", "3", "se", "1", "NULL",
                          "barrier_wait_local_within_unit", "local", "barrier", "305419896", "3", "1", "16"});
-    CHECK(rows[1] == Row{"2", "100.25", "140.0", "39.75", "se", "1", "NULL", "se", "0", "NULL",
-                         "lock_acquire_global", "global", "lock", "128", "2", "1", "0"});
+    CHECK(rows[1] == Row{"2", "100.25", "140.0", "39.75", "se", "1", "NULL", "se", "0", "NULL", "lock_acquire_global",
+                         "global", "lock", "128", "2", "1", "0"});
     CHECK(r.number("SELECT SUM(latency_ns - (arrived_ns - sent_ns)) FROM messages") == 0.0);
 }
 
@@ -254,8 +254,8 @@ TEST_CASE("trace db: services, memory, core states, links and queues fields", "[
     TempDb f("fields");
     {
         // Home unit: 1 GiB per unit; vault: 256-byte interleaving over 32 vaults.
-        TransactionDb db(f.path, [](uint64_t a) { return unsigned(a >> 30); },
-                         [](uint64_t a) { return unsigned((a >> 8) % 32); });
+        TransactionDb db(
+            f.path, [](uint64_t a) { return unsigned(a >> 30); }, [](uint64_t a) { return unsigned((a >> 8) % 32); });
         ServiceRecord s = service(2, Opcode::sem_wait_local, 0x500, 30, 34.5, 40, 7);
         s.buffer_waiting = 3;
         s.counters_in_use = 2;
@@ -304,10 +304,10 @@ TEST_CASE("trace db: services, memory, core states, links and queues fields", "[
           std::vector<Row>{{"2", "sem_wait_local", "1280", "30.0", "34.5", "40.0", "4.5", "7", "3", "2", "1"}});
     CHECK(r.query("SELECT initiator_kind, initiator_unit, initiator_core, target_unit, target_vault, addr, size,"
                   " command, begin_ns, end_req_ns, begin_resp_ns, end_ns, latency_ns, at FROM memory ORDER BY id") ==
-          std::vector<Row>{{"core", "1", "5", "1", "3", "1073742592", "64", "read", "100.0", "101.0", "150.0",
-                            "152.0", "52.0", "1"},
-                           {"se", "0", "NULL", "1", "3", "1073742592", "64", "write", "100.0", "101.0", "150.0",
-                            "152.0", "52.0", "0"}});
+          std::vector<Row>{
+              {"core", "1", "5", "1", "3", "1073742592", "64", "read", "100.0", "101.0", "150.0", "152.0", "52.0", "1"},
+              {"se", "0", "NULL", "1", "3", "1073742592", "64", "write", "100.0", "101.0", "150.0", "152.0", "52.0",
+               "0"}});
     CHECK(r.query("SELECT unit, core, global_id, activity, operation, addr, at_ns FROM core_states") ==
           std::vector<Row>{{"1", "4", "20", "waiting_sync", "lock_acquire", "64", "7.0"}});
     CHECK(r.query("SELECT src, dst, bytes, response, start_ns, end_ns, delivered_ns FROM links") ==
@@ -427,8 +427,8 @@ TEST_CASE("trace db: 100000 rows stream with bounded memory", "[traces][db]") {
     constexpr int kRows = 100000;
     const long rss_before = rss_kib();
     {
-        TransactionDb db(f.path, [](uint64_t a) { return unsigned(a >> 30); },
-                         [](uint64_t a) { return unsigned((a >> 8) % 32); });
+        TransactionDb db(
+            f.path, [](uint64_t a) { return unsigned(a >> 30); }, [](uint64_t a) { return unsigned((a >> 8) % 32); });
         MemoryRecord m;
         m.initiator = Endpoint::core(0, 1);
         for (int i = 0; i < kRows; ++i) {
@@ -457,8 +457,7 @@ TEST_CASE("trace db: 100000 rows stream with bounded memory", "[traces][db]") {
 TEST_CASE("trace db: the cookbook queries of docs/traces.md", "[traces][db]") {
     const auto book = cookbook();
     for (const char* name : {"lock-handoff", "lock-handoff-simple", "contended-variables", "st-occupancy",
-                             "link-utilization", "latency-by-opcode", "se-waiting", "memory-per-vault",
-                             "core-time"}) {
+                             "link-utilization", "latency-by-opcode", "se-waiting", "memory-per-vault", "core-time"}) {
         INFO(name);
         CHECK(book.count(name) == 1);
     }
@@ -549,9 +548,8 @@ TEST_CASE("trace db: the cookbook queries of docs/traces.md", "[traces][db]") {
         CHECK(rows[2][2] == "4");
     }
     SECTION("ST occupancy per microsecond") {
-        CHECK(r.query(book.at("st-occupancy")) == std::vector<Row>{{"0", "0", "3", "3", "2.0"},
-                                                                 {"0", "1", "1", "2", "2.0"},
-                                                                 {"1", "0", "1", "5", "5.0"}});
+        CHECK(r.query(book.at("st-occupancy")) ==
+              std::vector<Row>{{"0", "0", "3", "3", "2.0"}, {"0", "1", "1", "2", "2.0"}, {"1", "0", "1", "5", "5.0"}});
     }
     SECTION("link utilization") {
         CHECK(r.query(book.at("link-utilization")) ==

@@ -3,8 +3,6 @@
 // the run is interrupted; bad trace arguments fail before simulating.
 #include <catch2/catch.hpp>
 
-#include "testbenches/tests/sim_binary.h"
-
 #include <array>
 #include <chrono>
 #include <csignal>
@@ -12,12 +10,14 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testbenches/tests/sim_binary.h"
 
 namespace {
 
@@ -89,8 +89,7 @@ std::vector<std::string> vcd_values(const std::string& vcd, const std::string& s
 TEST_CASE("traces e2e: VCD, database and timeline of one run agree with its statistics", "[traces][e2e]") {
     const std::string vcd = tmp("run.vcd"), db = tmp("run.db"), js = tmp("run.json"), stats = tmp("stats.json");
     const Run r = sim("--workload lock --ops 20 --set workload.memory_check=true --vcd " + vcd +
-                      " --trace-var 0x10000 --trace-db " + db +
-                      " --trace-json " + js + " --stats " + stats);
+                      " --trace-var 0x10000 --trace-db " + db + " --trace-json " + js + " --stats " + stats);
     INFO(r.out);
     REQUIRE(r.status == 0);
     const auto j = nlohmann::json::parse(slurp(stats));

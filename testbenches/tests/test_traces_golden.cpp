@@ -11,8 +11,8 @@
 
 #include "models/tlm/trace_sink.h"
 #include "platforms/ndp_platform.h"
-#include "platforms/simulation.h"
 #include "platforms/run_in_child.h"
+#include "platforms/simulation.h"
 
 using namespace syncron;
 
@@ -65,8 +65,8 @@ nlohmann::json run_figure4(Timing timing) {
         p.platform.timing = timing;
         p.check.protocol = timing == Timing::at;
         MessageLog log;
-        const SimulationResult r = simulate(p, TraceOptions{}, std::make_unique<Figure4>(),
-                                            [&](NdpPlatform& pf) { pf.attach_trace(&log); });
+        const SimulationResult r =
+            simulate(p, TraceOptions{}, std::make_unique<Figure4>(), [&](NdpPlatform& pf) { pf.attach_trace(&log); });
         // Delivery order; ties keep the order the model reported them in.
         std::stable_sort(log.records.begin(), log.records.end(),
                          [](const MessageRecord& a, const MessageRecord& b) { return a.arrived < b.arrived; });

@@ -12,13 +12,13 @@
 #include <map>
 #include <sstream>
 #include <string>
-#include <sys/stat.h>
 #include <tuple>
-#include <unistd.h>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
 #include <systemc>
+#include <unistd.h>
 
 #include "models/tlm/trace_sink.h"
 #include "traces/progress.h"
@@ -85,9 +85,9 @@ ServiceRecord service(unsigned se, Opcode op, uint64_t addr, sc_time arrival, sc
 /// and the X events of each (pid, tid).
 struct Trace {
     json doc;
-    std::map<int64_t, std::string> process;                          // pid -> name
-    std::map<std::pair<int64_t, int64_t>, std::string> thread;       // (pid, tid) -> name
-    std::map<std::pair<int64_t, int64_t>, std::vector<json>> spans;  // (pid, tid) -> X events
+    std::map<int64_t, std::string> process;                         // pid -> name
+    std::map<std::pair<int64_t, int64_t>, std::string> thread;      // (pid, tid) -> name
+    std::map<std::pair<int64_t, int64_t>, std::vector<json>> spans; // (pid, tid) -> X events
 
     explicit Trace(const std::string& path) : doc(parse_file(path)) {
         for (const auto& e : doc.at("traceEvents")) {
@@ -141,8 +141,7 @@ bool well_nested(const std::vector<json>& spans) {
 
 } // namespace
 
-TEST_CASE("traces: json: metadata names one process per unit and one track per core and per SE",
-          "[traces][json]") {
+TEST_CASE("traces: json: metadata names one process per unit and one track per core and per SE", "[traces][json]") {
     TempFile f("json_meta");
     {
         TimelineJson tl(f.path);
@@ -265,8 +264,7 @@ TEST_CASE("traces: json: records out of time order still give well-formed spans"
     CHECK(t.track("unit 0", "SE").size() == 2);
 }
 
-TEST_CASE("traces: json: one SE event per service with opcode address wait occupancy and overflow",
-          "[traces][json]") {
+TEST_CASE("traces: json: one SE event per service with opcode address wait occupancy and overflow", "[traces][json]") {
     TempFile f("json_se");
     {
         TimelineJson tl(f.path);
@@ -295,8 +293,7 @@ TEST_CASE("traces: json: one SE event per service with opcode address wait occup
     CHECK(se0[0].at("name") == "barrier_wait_local_within_unit");
 }
 
-TEST_CASE("traces: json: a file closed mid-run is valid and ends open spans at the last known time",
-          "[traces][json]") {
+TEST_CASE("traces: json: a file closed mid-run is valid and ends open spans at the last known time", "[traces][json]") {
     TempFile f("json_mid");
     TimelineJson tl(f.path);
     tl.on_core_state(state(0, 0, CoreActivity::computing, "compute", 0, ns(0)));
@@ -453,11 +450,11 @@ struct Stuck : sc_core::sc_module {
 
 } // namespace
 
-TEST_CASE("traces: progress: a forced reporter prints ops and does not keep the kernel alive",
-          "[traces][progress]") {
+TEST_CASE("traces: progress: a forced reporter prints ops and does not keep the kernel alive", "[traces][progress]") {
     std::ostringstream out;
     Worker w("worker", 50, sc_time(1, sc_core::SC_US));
-    ProgressReporter p("progress", [&w] { return w.ops; }, out, true);
+    ProgressReporter p(
+        "progress", [&w] { return w.ops; }, out, true);
     p.set_min_interval(0); // a line at every check (every 10 us of simulated time)
     REQUIRE(p.active());
     sc_core::sc_start(); // returns: nothing pending once the worker is done
@@ -481,7 +478,8 @@ TEST_CASE("traces: progress: a forced reporter prints ops and does not keep the 
 TEST_CASE("traces: progress: stop() ends the reporter without moving the end time", "[traces][progress]") {
     std::ostringstream out;
     Worker w("worker", 37, sc_time(1, sc_core::SC_US)); // ends at 37 us, between two checks
-    ProgressReporter p("progress", [&w] { return w.ops; }, out, true);
+    ProgressReporter p(
+        "progress", [&w] { return w.ops; }, out, true);
     w.reporter = &p;
     sc_core::sc_start();
     CHECK(sc_core::sc_time_stamp() == sc_time(37, sc_core::SC_US));
@@ -496,7 +494,8 @@ TEST_CASE("traces: progress: stop() ends the reporter without moving the end tim
 TEST_CASE("traces: progress: idle stretches of the model add no wake-ups", "[traces][progress]") {
     std::ostringstream out;
     Worker w("worker", 3, sc_time(1, sc_core::SC_MS)); // 3 ms = 300 check periods
-    ProgressReporter p("progress", [&w] { return w.ops; }, out, true);
+    ProgressReporter p(
+        "progress", [&w] { return w.ops; }, out, true);
     p.set_min_interval(0);
     sc_core::sc_start();
     CHECK(w.ops == 3);
@@ -510,7 +509,8 @@ TEST_CASE("traces: progress: idle stretches of the model add no wake-ups", "[tra
 TEST_CASE("traces: progress: not forced and not a terminal: silent", "[traces][progress]") {
     std::ostringstream out;
     Worker w("worker", 20, sc_time(1, sc_core::SC_US));
-    ProgressReporter p("progress", [&w] { return w.ops; }, out, false);
+    ProgressReporter p(
+        "progress", [&w] { return w.ops; }, out, false);
     sc_core::sc_start();
     CHECK(w.ops == 20);
     if (::isatty(2)) {
@@ -533,7 +533,8 @@ TEST_CASE("traces: progress: next to another self-stopping poller sc_start still
     std::ostringstream out;
     Worker w("worker", 30, sc_time(1, sc_core::SC_US));
     Poller poll("poller");
-    ProgressReporter p("progress", [&w] { return w.ops; }, out, true);
+    ProgressReporter p(
+        "progress", [&w] { return w.ops; }, out, true);
     sc_core::sc_start();
     CHECK(w.ops == 30);
     CHECK(p.dormant());
@@ -551,7 +552,8 @@ TEST_CASE("traces: progress: with stop() next to another poller the end time is 
     std::ostringstream out;
     Worker w("worker", 37, sc_time(1, sc_core::SC_US));
     Poller poll("poller");
-    ProgressReporter p("progress", [&w] { return w.ops; }, out, true);
+    ProgressReporter p(
+        "progress", [&w] { return w.ops; }, out, true);
     w.reporter = &p;
     sc_core::sc_start();
     // The poller's own last wake-up is at most 1 us later; the reporter adds nothing.
@@ -563,7 +565,8 @@ TEST_CASE("traces: progress: a deadlocked model next to another poller still ret
     std::ostringstream out;
     Stuck stuck("stuck");
     Poller poll("poller");
-    ProgressReporter p("progress", [] { return uint64_t(0); }, out, true);
+    ProgressReporter p(
+        "progress", [] { return uint64_t(0); }, out, true);
     sc_core::sc_start();
     CHECK(p.dormant());
     CHECK(sc_core::sc_time_stamp() <= sc_time(120, sc_core::SC_US));

@@ -17,10 +17,10 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include <systemc>
+#include <unistd.h>
 
 #include "traces/vcd_recorder.h"
 
@@ -33,8 +33,7 @@ sc_time ns(double v) { return sc_time(v, sc_core::SC_NS); }
 constexpr uint64_t kPsPerNs = 1000; // default resolution 1 ps = the VCD time unit
 
 std::string temp_vcd(const std::string& tag) {
-    return (std::filesystem::temp_directory_path() /
-            ("syncron_vcd_" + std::to_string(getpid()) + "_" + tag + ".vcd"))
+    return (std::filesystem::temp_directory_path() / ("syncron_vcd_" + std::to_string(getpid()) + "_" + tag + ".vcd"))
         .string();
 }
 
@@ -238,15 +237,24 @@ TEST_CASE("vcd: the layout's signals are declared under the SystemC scope", "[tr
     CHECK(rec.signals().size() == vcd.vars.size());
     for (const auto& name : rec.signals()) CHECK(vcd.vars.count(name) == 1);
     const std::map<std::string, unsigned> widths = {
-        {"unit0.se.st_occupancy", 16},          {"unit0.se.buffer_waiting", 32},
-        {"unit1.se.spu_busy", 1},               {"unit1.se.counters_in_use", 16},
-        {"unit0.se.overflow", 1},               {"unit0.core2.state", 2},
-        {"unit0.core2.op", 8},                  {"unit1.core1.addr", 64},
-        {"var_0x10000.unit0.lock_owner", 32},   {"var_0x10000.unit0.local_waiting", 3},
-        {"var_0x10000.unit1.local_waiting", 2}, {"var_0x10000.unit1.global_waiting", 2},
-        {"var_0x10000.unit1.barrier_count", 32}, {"var_0x10000.unit0.sem_resources", 32},
-        {"var_0x10000.unit0.buffered", 1},      {"var_0x10000.unit1.in_memory", 1},
-        {"link0to1.bytes_in_flight", 32},       {"link1to0.transfers_in_flight", 32},
+        {"unit0.se.st_occupancy", 16},
+        {"unit0.se.buffer_waiting", 32},
+        {"unit1.se.spu_busy", 1},
+        {"unit1.se.counters_in_use", 16},
+        {"unit0.se.overflow", 1},
+        {"unit0.core2.state", 2},
+        {"unit0.core2.op", 8},
+        {"unit1.core1.addr", 64},
+        {"var_0x10000.unit0.lock_owner", 32},
+        {"var_0x10000.unit0.local_waiting", 3},
+        {"var_0x10000.unit1.local_waiting", 2},
+        {"var_0x10000.unit1.global_waiting", 2},
+        {"var_0x10000.unit1.barrier_count", 32},
+        {"var_0x10000.unit0.sem_resources", 32},
+        {"var_0x10000.unit0.buffered", 1},
+        {"var_0x10000.unit1.in_memory", 1},
+        {"link0to1.bytes_in_flight", 32},
+        {"link1to0.transfers_in_flight", 32},
         {"queue.ndp.unit0_vault0.depth", 32},
     };
     for (const auto& [name, width] : widths) {
@@ -340,7 +348,7 @@ TEST_CASE("vcd: a traced variable's waiting lists are bit vectors of the SE's wi
         v.kind = Primitive::lock;
         v.buffered = true;
         v.local = "0000000000000101"; // the SE's 16 slots, core 0 last: cores 0 and 2
-        v.global = "0100";             // SE 2 waits as a whole
+        v.global = "0100";            // SE 2 waits as a whole
         v.lock_held = true;
         v.owner_se = 2;
         v.owner_core = 7;
@@ -415,7 +423,7 @@ TEST_CASE("vcd: --trace-filter keeps only the matching signals", "[traces][vcd]"
         rec.on_service(service(1, ns(1), ns(2), 1, 1, 0, false)); // filtered out
         rec.on_core_state(core_state(1, 1, CoreActivity::waiting_sync, "sem_wait_local", 0x40, ns(3)));
         rec.on_core_state(core_state(0, 0, CoreActivity::memory, "load", 0x80, ns(3))); // filtered out
-        rec.on_link({0, 1, 18, false, ns(1), ns(2), ns(3)});                          // filtered out
+        rec.on_link({0, 1, 18, false, ns(1), ns(2), ns(3)});                            // filtered out
     });
     sc_core::sc_start();
     rec.close();
@@ -424,8 +432,8 @@ TEST_CASE("vcd: --trace-filter keeps only the matching signals", "[traces][vcd]"
     REQUIRE(vcd.ok);
     std::set<std::string> names;
     for (const auto& [name, v] : vcd.vars) names.insert(name);
-    const std::set<std::string> expected = {"unit0.se.st_occupancy", "unit0.se.buffer_waiting", "unit0.se.spu_busy",
-                                            "unit0.se.counters_in_use", "unit0.se.overflow", "unit0.core1.state",
+    const std::set<std::string> expected = {"unit0.se.st_occupancy",    "unit0.se.buffer_waiting", "unit0.se.spu_busy",
+                                            "unit0.se.counters_in_use", "unit0.se.overflow",       "unit0.core1.state",
                                             "unit1.core1.state"};
     CHECK(names == expected);
     const auto listed = rec.signals();

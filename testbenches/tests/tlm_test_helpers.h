@@ -77,9 +77,8 @@ public:
     }
 
     /// One blocking transaction; `delay` is the annotated time in and out.
-    tlm::tlm_response_status transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data,
-                                       unsigned len, sc_core::sc_time& delay,
-                                       const uint8_t* byte_enable = nullptr) {
+    tlm::tlm_response_status transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len,
+                                       sc_core::sc_time& delay, const uint8_t* byte_enable = nullptr) {
         tlm::tlm_generic_payload trans;
         setup(trans, cmd, addr, data, len);
         if (byte_enable) {
@@ -119,8 +118,8 @@ public:
     bool done() const { return m_done; }
 
 private:
-    static void setup(tlm::tlm_generic_payload& trans, tlm::tlm_command cmd, uint64_t addr,
-                      uint8_t* data, unsigned len) {
+    static void setup(tlm::tlm_generic_payload& trans, tlm::tlm_command cmd, uint64_t addr, uint8_t* data,
+                      unsigned len) {
         trans.set_command(cmd);
         trans.set_address(addr);
         trans.set_data_ptr(data);

@@ -6,8 +6,7 @@
 namespace syncron {
 
 void register_builtin_workloads(WorkloadRegistry& registry) {
-    for (const std::string& name : microbenchmark_names())
-        registry.add(name, &make_microbenchmark);
+    for (const std::string& name : microbenchmark_names()) registry.add(name, &make_microbenchmark);
 }
 
 } // namespace syncron

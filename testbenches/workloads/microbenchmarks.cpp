@@ -4,10 +4,10 @@
 // Every benchmark checks its primitive's invariant on the host while it runs
 // (the SE serializes grants, so host order is grant order) and, with
 // memory_check, also in simulated memory after the run.
+#include "testbenches/workloads/microbenchmarks.h"
+
 #include <random>
 #include <stdexcept>
-
-#include "testbenches/workloads/microbenchmarks.h"
 
 namespace syncron {
 namespace {
@@ -292,9 +292,7 @@ private:
         if (m_holder[v] >= 0) failure("condvar " + std::to_string(v) + ": lock granted while held");
         m_holder[v] = static_cast<int>(c.global_id());
     }
-    uint64_t tokens(CoreApi& c, unsigned v) {
-        return m_p.memory_check ? c.load(m_token_words[v], kWord) : m_tokens[v];
-    }
+    uint64_t tokens(CoreApi& c, unsigned v) { return m_p.memory_check ? c.load(m_token_words[v], kWord) : m_tokens[v]; }
     void set_tokens(CoreApi& c, unsigned v, uint64_t t) {
         m_tokens[v] = t;
         if (m_p.memory_check) c.store(m_token_words[v], t, kWord);

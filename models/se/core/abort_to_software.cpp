@@ -60,9 +60,9 @@ void AbortToSoftware::abort_global(SeContext& cx, StEntry& e, const Message& m, 
     const Opcode redirect = overflow_opcode_of(aborted);
     uint64_t info = 0;
     switch (s.kind) {
-    case Primitive::barrier: info = s.request_info; break;                   // initial cores
-    case Primitive::semaphore: info = s.info; break;                         // initial resources
-    case Primitive::condvar: info = s.info | kCondLockReleased; break;       // lock, released at registration
+    case Primitive::barrier: info = s.request_info; break;             // initial cores
+    case Primitive::semaphore: info = s.info; break;                   // initial resources
+    case Primitive::condvar: info = s.info | kCondLockReleased; break; // lock, released at registration
     default: break;
     }
     const auto convert = [&](unsigned c) {
@@ -165,7 +165,7 @@ void AbortToSoftware::master(SeContext& cx, const Message& m, SeResult& r) {
         return;
     }
     if (m.op == Opcode::cond_signal_global && (m.info & kCondWithdraw)) return; // withdrawal only
-    if (software) { // M2
+    if (software) {                                                             // M2
         forward_to_server(cx, m, r);
         return;
     }

@@ -1,8 +1,9 @@
 #pragma once
 // Waiting lists are hardware bit queues (paper Figure 7), sized from the
 // platform configuration rather than fixed at 16 cores x 4 SEs.
-#include <boost/dynamic_bitset.hpp>
 #include <cstdint>
+
+#include <boost/dynamic_bitset.hpp>
 
 namespace syncron {
 

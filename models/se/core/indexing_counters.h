@@ -15,9 +15,7 @@ public:
     /// The paper indexes by the 8 low bits of the address. Variables are
     /// 64-byte aligned in this model, so the bits just above the line offset
     /// are used instead, otherwise every variable would alias to counter 0.
-    unsigned index_of(uint64_t addr) const {
-        return static_cast<unsigned>((addr >> 6) % m_counters.size());
-    }
+    unsigned index_of(uint64_t addr) const { return static_cast<unsigned>((addr >> 6) % m_counters.size()); }
     uint32_t value(uint64_t addr) const { return m_counters[index_of(addr)]; }
     void increment(uint64_t addr, uint32_t by = 1) { m_counters[index_of(addr)] += by; }
     /// Returns false (and leaves the counter) if it would go below zero.

@@ -30,8 +30,7 @@ inline bool sem_available(const VarState& s, uint64_t initial) {
     return init + sem_delta(s.info) > 0;
 }
 inline uint64_t sem_pack(int32_t delta, uint32_t init, bool known) {
-    return (uint64_t(static_cast<uint32_t>(delta))) | (uint64_t(init & 0x7fffffffu) << 32) |
-           (known ? kValid : 0);
+    return (uint64_t(static_cast<uint32_t>(delta))) | (uint64_t(init & 0x7fffffffu) << 32) | (known ? kValid : 0);
 }
 
 } // namespace syncron::info_fields

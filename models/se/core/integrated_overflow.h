@@ -33,8 +33,8 @@ private:
     /// Serves `m` on the variable's syncronVar (`preloaded`: already in the scratch).
     void serve_from_memory(SeContext& cx, const Message& m, SeResult& r, bool preloaded);
 
-    VarState m_scratch;            // decoded syncronVar, reused
-    std::vector<uint8_t> m_image;  // syncronVar bytes, reused
+    VarState m_scratch;           // decoded syncronVar, reused
+    std::vector<uint8_t> m_image; // syncronVar bytes, reused
 };
 
 } // namespace syncron

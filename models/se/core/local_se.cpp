@@ -65,9 +65,7 @@ bool LocalSe::overflow_reply(const Message& m, SeResult& r) {
         m_cx.to_core(m.core, Opcode::sem_grant_local, m.addr, 0, r);
         break;
     case Opcode::cond_grant_overflow: m_cx.to_core(m.core, Opcode::cond_grant_local, m.addr, 0, r); break;
-    case Opcode::barrier_departure_overflow:
-        m_cx.to_core(m.core, Opcode::barrier_depart_local, m.addr, 0, r);
-        break;
+    case Opcode::barrier_departure_overflow: m_cx.to_core(m.core, Opcode::barrier_depart_local, m.addr, 0, r); break;
     case Opcode::abort_overflow: m_cx.overflow().abort_overflow(m_cx, m, r); break;
     default: m_cx.fail(r, m, "unexpected overflow message at a non-Master SE");
     }
@@ -182,13 +180,19 @@ void LocalSe::barrier(StEntry& e, const Message& m, SeResult& r) {
     };
     switch (m.op) {
     case Opcode::barrier_wait_local_within_unit:
-        if (s.local.test(m.core)) { m_cx.fail(r, m, "core already waits at this barrier"); return; }
+        if (s.local.test(m.core)) {
+            m_cx.fail(r, m, "core already waits at this barrier");
+            return;
+        }
         s.local.set(m.core);
         s.request_info = m.info;
         if (++s.info >= m.info) depart_all(); // every participant is in this unit
         return;
     case Opcode::barrier_wait_local_across_units: {
-        if (s.local.test(m.core)) { m_cx.fail(r, m, "core already waits at this barrier"); return; }
+        if (s.local.test(m.core)) {
+            m_cx.fail(r, m, "core already waits at this barrier");
+            return;
+        }
         s.local.set(m.core);
         s.request_info = m.info;
         ++s.info;
@@ -198,7 +202,10 @@ void LocalSe::barrier(StEntry& e, const Message& m, SeResult& r) {
             return;
         }
         const unsigned mine = topo.client_cores[m_cx.unit()];
-        if (s.info > mine) { m_cx.fail(r, m, "more arrivals than client cores in this unit"); return; }
+        if (s.info > mine) {
+            m_cx.fail(r, m, "more arrivals than client cores in this unit");
+            return;
+        }
         if (s.info == mine) m_cx.to_se(master, Opcode::barrier_wait_global, m.addr, m.info, 0, r);
         return;
     }
@@ -217,7 +224,10 @@ void LocalSe::sem(StEntry& e, const Message& m, SeResult& r) {
     const auto grant_one = [&] { m_cx.grant_next_local(s, Opcode::sem_grant_local, m.addr, r); };
     switch (m.op) {
     case Opcode::sem_wait_local:
-        if (s.local.test(m.core)) { m_cx.fail(r, m, "core already waits on this semaphore"); return; }
+        if (s.local.test(m.core)) {
+            m_cx.fail(r, m, "core already waits on this semaphore");
+            return;
+        }
         s.local.set(m.core);
         s.info = m.info; // initial resources, repeated in every global request
         if (!s.pending) {
@@ -233,7 +243,10 @@ void LocalSe::sem(StEntry& e, const Message& m, SeResult& r) {
         m_cx.free_if(e, s.local.none() && !s.pending, r);
         return;
     case Opcode::sem_grant_global:
-        if (!s.pending) { m_cx.fail(r, m, "sem_grant_global without an outstanding request"); return; }
+        if (!s.pending) {
+            m_cx.fail(r, m, "sem_grant_global without an outstanding request");
+            return;
+        }
         s.pending = false;
         if (s.local.any()) {
             grant_one();
@@ -260,7 +273,10 @@ void LocalSe::cond(StEntry& e, const Message& m, SeResult& r) {
     const auto wake_all = [&] { m_cx.grant_all_local(s, Opcode::cond_grant_local, m.addr, r); };
     switch (m.op) {
     case Opcode::cond_wait_local:
-        if (s.local.test(m.core)) { m_cx.fail(r, m, "core already waits on this condition variable"); return; }
+        if (s.local.test(m.core)) {
+            m_cx.fail(r, m, "core already waits on this condition variable");
+            return;
+        }
         s.local.set(m.core);
         s.info = m.info;
         if (!s.pending) { // register before the lock is released: no lost wake-up

@@ -250,12 +250,12 @@ void MasterSe::cond(VarState& s, const Message& m, const Requester& w, SeResult&
             if (m.info & kCondWithdraw) return;
         }
         Requester next;
-        if (!pick_next(s, next)) return; // no waiter: the signal has no effect
+        if (!pick_next(s, next)) return;                  // no waiter: the signal has no effect
         if (next.kind != Requester::se) dequeue(s, next); // an SE stays registered until it withdraws
         reply(next, Opcode::cond_grant_local, Opcode::cond_grant_global, Opcode::cond_grant_overflow, m.addr, r);
         return;
     }
-    default: { // broadcast
+    default: {                                                // broadcast
         if (w.kind == Requester::se) s.global.reset(w.se_id); // it woke its own waiters
         release_all(s, Opcode::cond_grant_local, Opcode::cond_broad_global, Opcode::cond_grant_overflow, m.addr, r);
     }

@@ -42,8 +42,7 @@ private:
     /// Wakes every waiter: own cores (`local_op`), SEs as a whole
     /// (`global_op`), cores of overflowed SEs (`overflow_op`); empties the lists.
     void release_all(VarState& s, Opcode local_op, Opcode global_op, Opcode overflow_op, uint64_t addr, SeResult& r);
-    void reply(const Requester& w, Opcode local_op, Opcode global_op, Opcode overflow_op, uint64_t addr,
-               SeResult& r);
+    void reply(const Requester& w, Opcode local_op, Opcode global_op, Opcode overflow_op, uint64_t addr, SeResult& r);
     bool pick_next(VarState& s, Requester& out, bool others_first = false) const;
     bool pick_other_se(VarState& s, Requester& out) const;
     static bool waiting(const VarState& s, const Requester& w);

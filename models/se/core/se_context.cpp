@@ -18,7 +18,8 @@ SeTopology checked(SeTopology t, const SeParams& params, const SeOrganizationIF*
     if (!org) throw std::invalid_argument("SeCore: no organization");
     t.organization = org->kind();
     if (t.overflow == OverflowPolicy::abort && t.organization == SeOrganization::flat)
-        throw std::invalid_argument("SeCore: the abort overflow policy is defined for the hierarchical organization only");
+        throw std::invalid_argument(
+            "SeCore: the abort overflow policy is defined for the hierarchical organization only");
     if (t.overflow == OverflowPolicy::abort && !t.fallback_server)
         throw std::invalid_argument("SeCore: the abort overflow policy needs a fallback_server function");
     return t;
@@ -58,7 +59,8 @@ void SeContext::release_lock_for(uint64_t lock, unsigned core, SeResult& r) {
     // The SPU handles one more message, exactly as if the core had sent
     // lock_release_local.
     const unsigned core_unit = m_org->core(core, m_unit).unit;
-    const Message rel{lock, Opcode::lock_release_local, static_cast<uint16_t>(core), static_cast<uint16_t>(core_unit), 0};
+    const Message rel{lock, Opcode::lock_release_local, static_cast<uint16_t>(core), static_cast<uint16_t>(core_unit),
+                      0};
     ++m_stats.internal_messages;
     const unsigned relay = m_org->release_relay(lock, m_unit);
     if (relay != kNone) { // the lock's Master SE gets the core's release, no SPU slot here

@@ -23,20 +23,24 @@ struct Outgoing {
 
 /// What processing one message cost, for the timing shell.
 struct SeCost {
-    unsigned messages = 0;        ///< SPU message slots (incl. internally generated ones)
+    unsigned messages = 0; ///< SPU message slots (incl. internally generated ones)
     unsigned st_accesses = 0;
     unsigned counter_accesses = 0;
     unsigned mem_reads = 0;
     unsigned mem_writes = 0;
-    bool overflow = false;        ///< served through the overflow path
+    bool overflow = false; ///< served through the overflow path
 };
 
 struct SeResult {
     std::vector<Outgoing> out;
     SeCost cost;
-    std::string error;            ///< non-empty: the message was rejected
+    std::string error; ///< non-empty: the message was rejected
     bool ok() const { return error.empty(); }
-    void clear() { out.clear(); cost = SeCost{}; error.clear(); }
+    void clear() {
+        out.clear();
+        cost = SeCost{};
+        error.clear();
+    }
 };
 
 } // namespace syncron

@@ -42,9 +42,7 @@ struct SeTopology {
     /// variable's home unit for syncron_distrib_ovrfl).
     std::function<unsigned(uint64_t)> fallback_server;
 
-    unsigned total_client_cores() const {
-        return std::accumulate(client_cores.begin(), client_cores.end(), 0u);
-    }
+    unsigned total_client_cores() const { return std::accumulate(client_cores.begin(), client_cores.end(), 0u); }
     /// Local ID of a unit's server core: the first core after its clients
     /// (the paper's 16th core).
     unsigned server_core(unsigned unit) const { return client_cores.at(unit); }

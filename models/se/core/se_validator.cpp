@@ -9,8 +9,7 @@ std::string SeValidator::validate(const Message& m) const {
     const unsigned raw = static_cast<unsigned>(m.op);
     if (raw >= kOpcodeCount) return "unknown opcode " + std::to_string(raw);
     const unsigned home = m_cx.home(m.addr);
-    if (home >= m_cx.topo().units)
-        return "variable address " + hex(m.addr) + " is not in the memory of any unit";
+    if (home >= m_cx.topo().units) return "variable address " + hex(m.addr) + " is not in the memory of any unit";
     return m_cx.organization().validate(*this, m, home);
 }
 
@@ -26,8 +25,8 @@ std::string SeValidator::hierarchical(const Message& m, unsigned home) const {
     const bool server_report = aborts && decrease && master;
     const bool core_report = aborts && decrease && !master;
     if ((lv == Level::local || lv == Level::overflow || core_report) && m.core >= topo.cores_per_unit)
-        return "core ID " + std::to_string(m.core) + " out of range (unit has " +
-               std::to_string(topo.cores_per_unit) + " cores)";
+        return "core ID " + std::to_string(m.core) + " out of range (unit has " + std::to_string(topo.cores_per_unit) +
+               " cores)";
     if ((lv == Level::global || lv == Level::overflow || (decrease && !server_report)) && m.se >= topo.units)
         return "SE ID " + std::to_string(m.se) + " out of range (" + std::to_string(topo.units) + " SEs)";
     if (lv == Level::local && !is_core_request(m.op))
@@ -41,25 +40,38 @@ std::string SeValidator::hierarchical(const Message& m, unsigned home) const {
     if (server_report) return {};
     switch (m.op) {
     // requests that only the Master SE serves
-    case Opcode::lock_acquire_global: case Opcode::lock_release_global:
-    case Opcode::barrier_wait_global: case Opcode::sem_wait_global: case Opcode::sem_post_global:
-    case Opcode::cond_wait_global: case Opcode::cond_signal_global:
-    case Opcode::lock_acquire_overflow: case Opcode::lock_release_overflow:
-    case Opcode::barrier_wait_overflow: case Opcode::sem_wait_overflow: case Opcode::sem_post_overflow:
-    case Opcode::cond_wait_overflow: case Opcode::cond_signal_overflow: case Opcode::cond_broad_overflow:
+    case Opcode::lock_acquire_global:
+    case Opcode::lock_release_global:
+    case Opcode::barrier_wait_global:
+    case Opcode::sem_wait_global:
+    case Opcode::sem_post_global:
+    case Opcode::cond_wait_global:
+    case Opcode::cond_signal_global:
+    case Opcode::lock_acquire_overflow:
+    case Opcode::lock_release_overflow:
+    case Opcode::barrier_wait_overflow:
+    case Opcode::sem_wait_overflow:
+    case Opcode::sem_post_overflow:
+    case Opcode::cond_wait_overflow:
+    case Opcode::cond_signal_overflow:
+    case Opcode::cond_broad_overflow:
         if (!master) return std::string(to_string(m.op)) + " must be sent to the Master SE" + where();
         if (m.se == unit) return std::string(to_string(m.op)) + " from the Master SE to itself" + where();
         break;
     // replies that only a non-Master SE receives
-    case Opcode::lock_grant_global: case Opcode::barrier_depart_global: case Opcode::sem_grant_global:
+    case Opcode::lock_grant_global:
+    case Opcode::barrier_depart_global:
+    case Opcode::sem_grant_global:
     case Opcode::cond_grant_global:
-    case Opcode::lock_grant_overflow: case Opcode::barrier_departure_overflow:
-    case Opcode::sem_grant_overflow: case Opcode::cond_grant_overflow:
+    case Opcode::lock_grant_overflow:
+    case Opcode::barrier_departure_overflow:
+    case Opcode::sem_grant_overflow:
+    case Opcode::cond_grant_overflow:
     case Opcode::decrease_indexing_counter:
-    case Opcode::abort_global: case Opcode::abort_overflow:
+    case Opcode::abort_global:
+    case Opcode::abort_overflow:
         if (master) return std::string(to_string(m.op)) + " is sent by the Master SE, not to it" + where();
-        if (m.se != unit)
-            return std::string(to_string(m.op)) + " addressed to SE " + std::to_string(m.se) + where();
+        if (m.se != unit) return std::string(to_string(m.op)) + " addressed to SE " + std::to_string(m.se) + where();
         break;
     case Opcode::cond_broad_global: // request towards the Master SE, wake-all away from it
         if (master && m.se == unit) return "cond_broad_global from the Master SE to itself" + where();
@@ -75,7 +87,8 @@ std::string SeValidator::flat(const Message& m, unsigned home) const {
     const unsigned own = m_cx.organization().own_cores();
     const std::string op(to_string(m.op));
     if (level_of(m.op) != Level::local)
-        return "flat: " + op + " has no place in the flat organization (cores send local-level requests "
+        return "flat: " + op +
+               " has no place in the flat organization (cores send local-level requests "
                "straight to the Master SE; there are no global or overflow messages)";
     if (!is_core_request(m.op)) return op + " is sent by an SE to a core, not to an SE";
     if (m.core >= own)

@@ -24,8 +24,7 @@ SyncronVarLayout::SyncronVarLayout(unsigned units, unsigned cores_per_unit, bool
     m_bytes = m_acq_off + 2 * units;
 }
 
-bool SyncronVarLayout::decode(const std::vector<uint8_t>& img, unsigned master, Primitive kind,
-                              VarState& out) const {
+bool SyncronVarLayout::decode(const std::vector<uint8_t>& img, unsigned master, Primitive kind, VarState& out) const {
     out.reset(kind, m_flat ? m_units * m_cores : m_cores, m_units);
     out.remote.assign(m_units, BitList(m_cores));
     out.overflow_acquires.assign(m_units, 0);
@@ -52,8 +51,7 @@ bool SyncronVarLayout::decode(const std::vector<uint8_t>& img, unsigned master, 
     return get_bit(img, m_ovf_off, m_units);
 }
 
-void SyncronVarLayout::encode(const VarState& st, unsigned master, bool active,
-                              std::vector<uint8_t>& img) const {
+void SyncronVarLayout::encode(const VarState& st, unsigned master, bool active, std::vector<uint8_t>& img) const {
     img.assign(m_bytes, 0);
     for (unsigned s = 0; s < m_units; ++s) {
         BitList wl(m_cores);

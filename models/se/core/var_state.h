@@ -16,33 +16,36 @@ struct VarState {
     /// Own-core waiting list: cores of this SE's unit (flat organization:
     /// every core of the system, indexed by flat index).
     BitList local;
-    BitList global;  ///< global waiting list (Master SE): SEs waiting as a whole
+    BitList global; ///< global waiting list (Master SE): SEs waiting as a whole
     /// Master SE in overflow only: per SE, individual waiting cores of an
     /// overflowed SE (syncronVar Waitlist[se] with that SE's OverflowInfo bit set).
     std::vector<BitList> remote;
-    BitList overflowed;  ///< OverflowInfo: SEs that redirected requests this episode
+    BitList overflowed; ///< OverflowInfo: SEs that redirected requests this episode
     /// Acquire-type overflow requests received per SE in this episode; returned
     /// in decrease_indexing_counter so the SE undoes exactly its increments.
     std::vector<uint16_t> overflow_acquires;
-    uint64_t info = 0;   ///< TableInfo / VarInfo, see the accessors in se_core.cpp
+    uint64_t info = 0; ///< TableInfo / VarInfo, see the accessors in se_core.cpp
     /// Local SE, barrier: MessageInfo (initial cores) of the waits, so a
     /// request the Master SE aborted can be re-sent per core (abort policy).
     uint64_t request_info = 0;
     /// Local SE: a global request (lock, semaphore) or registration (condvar)
     /// is outstanding at the Master SE.
     bool pending = false;
-    uint16_t rr_local = 0;   ///< round-robin position in `local`
-    uint16_t rr_global = 0;  ///< round-robin position over SEs
+    uint16_t rr_local = 0;  ///< round-robin position in `local`
+    uint16_t rr_global = 0; ///< round-robin position over SEs
     /// Lock fairness (paper §6 future work): consecutive grants to this SE's
     /// own cores since the lock last came to, or left, the unit.
     uint32_t local_grants = 0;
 
     void reset(Primitive k, unsigned cores, unsigned ses) {
         kind = k;
-        local.clear(); local.resize(cores);
-        global.clear(); global.resize(ses);
+        local.clear();
+        local.resize(cores);
+        global.clear();
+        global.resize(ses);
         remote.clear();
-        overflowed.clear(); overflowed.resize(ses);
+        overflowed.clear();
+        overflowed.resize(ses);
         overflow_acquires.clear();
         info = 0;
         request_info = 0;
