@@ -65,7 +65,7 @@ public:
     /// Statistics of the run so far (see docs/stats.md).
     nlohmann::json stats_json() const;
     /// The platform's group: the walk over every module's statistics.
-    void report_stats(const StatContext& ctx, nlohmann::json& out) const override;
+    void report_stats(const StatContext& ctx, nlohmann::json& j) const override;
 
     // SchemePlatform (client_cores and allocate are Driver's)
     const SimParams& params() const override { return m_params; }

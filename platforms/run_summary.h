@@ -49,7 +49,7 @@ struct RunSummary {
     std::optional<Misar> misar;
 
     /// Reads the statistics of simulate(); throws std::out_of_range for a missing key.
-    static RunSummary from_stats(const nlohmann::json& stats);
+    static RunSummary from_stats(const nlohmann::json& j);
 };
 
 } // namespace syncron

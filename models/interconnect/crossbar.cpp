@@ -5,7 +5,6 @@
 
 namespace syncron {
 
-using sc_core::SC_ZERO_TIME;
 using sc_core::sc_time;
 
 Crossbar::Crossbar(const sc_core::sc_module_name& name, const XbarParams& params, const Router* router)

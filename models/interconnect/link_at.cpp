@@ -6,7 +6,6 @@
 
 namespace syncron {
 
-using sc_core::SC_ZERO_TIME;
 using sc_core::sc_time;
 
 tlm::tlm_sync_enum Link::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_time& delay) {

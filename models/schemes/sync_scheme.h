@@ -22,7 +22,7 @@ class SyncClient;
 
 class SyncScheme : public StatProvider {
 public:
-    virtual ~SyncScheme() = default;
+    ~SyncScheme() override = default;
 
     virtual Scheme kind() const = 0;
     /// Whether cores send their requests to the SEs (otherwise the SEs idle).

@@ -17,7 +17,7 @@ void AtInitiatorPort::send(unsigned index, Payload& trans) {
     if (m_open[index] != nullptr)
         error("BEGIN_REQ on socket " + std::to_string(index) +
               " before END_REQ of its previous request (request exclusion)");
-    if (!m_index.emplace(&trans, index).second) {
+    if (!m_index.insert(&trans, index)) {
         error("BEGIN_REQ for a payload already in flight");
         return;
     }
@@ -45,8 +45,8 @@ void AtInitiatorPort::send(unsigned index, Payload& trans) {
 
 tlm::tlm_sync_enum AtInitiatorPort::nb_transport_bw(unsigned index, Payload& trans, tlm::tlm_phase& phase,
                                                     sc_time& delay) {
-    const auto it = m_index.find(&trans);
-    if (it == m_index.end() || it->second != index) {
+    const unsigned* held = m_index.find(&trans);
+    if (held == nullptr || *held != index) {
         error(std::string("nb_transport_bw: ") + phase.get_name() + " for a payload this socket does not hold");
         return tlm::TLM_COMPLETED;
     }
@@ -69,9 +69,9 @@ void AtInitiatorPort::arrived(Payload& trans, const tlm::tlm_phase& phase, const
 void AtInitiatorPort::peq_cb(Payload& trans, const tlm::tlm_phase& phase) { take_effect(trans, phase); }
 
 void AtInitiatorPort::take_effect(Payload& trans, const tlm::tlm_phase& phase) {
-    const auto it = m_index.find(&trans);
-    if (it == m_index.end()) return; // a second BEGIN_RESP for one request: ignored
-    const unsigned index = it->second;
+    const unsigned* held = m_index.find(&trans);
+    if (held == nullptr) return; // a second BEGIN_RESP for one request: ignored
+    const unsigned index = *held;
     // END_REQ ends the request phase; so does BEGIN_RESP when END_REQ was skipped.
     if (m_open[index] == &trans) {
         m_open[index] = nullptr;

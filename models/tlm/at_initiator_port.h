@@ -15,13 +15,14 @@
 #include <cstddef>
 #include <functional>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/peq_with_cb_and_phase.h>
+
+#include "models/tlm/in_flight_table.h"
 
 namespace syncron {
 
@@ -68,9 +69,9 @@ private:
     Forward m_forward;
     Callbacks m_cb;
     Options m_opt;
-    std::vector<Payload*> m_open;                         ///< per socket: the request in its phase
-    std::unordered_map<const Payload*, unsigned> m_index; ///< in flight -> socket index
-    std::unordered_set<const Payload*> m_end_resp_due;    ///< BEGIN_RESP returned: END_RESP owed
+    std::vector<Payload*> m_open;                      ///< per socket: the request in its phase
+    InFlightTable<Payload> m_index;                    ///< in flight -> socket index
+    std::unordered_set<const Payload*> m_end_resp_due; ///< BEGIN_RESP returned: END_RESP owed
     tlm_utils::peq_with_cb_and_phase<AtInitiatorPort> m_peq;
 };
 

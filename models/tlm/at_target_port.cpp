@@ -37,7 +37,7 @@ tlm::tlm_sync_enum AtTargetPort::nb_transport_fw(unsigned index, Payload& trans,
         if (s.request != nullptr)
             error("nb_transport_fw: BEGIN_REQ on socket " + std::to_string(index) +
                   " before END_REQ of its previous request (request exclusion)");
-        if (!m_index.emplace(&trans, index).second) {
+        if (!m_index.insert(&trans, index)) {
             error("nb_transport_fw: BEGIN_REQ for a payload already in flight");
             return tlm::TLM_ACCEPTED;
         }
@@ -77,9 +77,9 @@ tlm::tlm_sync_enum AtTargetPort::nb_transport_fw(unsigned index, Payload& trans,
 }
 
 void AtTargetPort::peq_cb(Payload& trans, const tlm::tlm_phase& phase) {
-    const auto it = m_index.find(&trans);
-    if (it == m_index.end()) return;
-    const unsigned index = it->second;
+    const unsigned* held = m_index.find(&trans);
+    if (held == nullptr) return;
+    const unsigned index = *held;
     if (phase == tlm::END_RESP)
         response_completed(index, trans);
     else if (phase == tlm::BEGIN_RESP) // respond() from inside a forward call

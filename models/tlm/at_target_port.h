@@ -21,12 +21,13 @@
 #include <deque>
 #include <functional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/peq_with_cb_and_phase.h>
+
+#include "models/tlm/in_flight_table.h"
 
 namespace syncron {
 
@@ -88,7 +89,7 @@ private:
     Callbacks m_cb;
     Options m_opt;
     std::vector<Socket> m_sockets;
-    std::unordered_map<const Payload*, unsigned> m_index; ///< in flight -> socket index
+    InFlightTable<Payload> m_index; ///< in flight -> socket index
     tlm_utils::peq_with_cb_and_phase<AtTargetPort> m_peq;
 };
 

@@ -6,7 +6,7 @@
 
 namespace syncron {
 
-SeCore::SeCore(unsigned unit, const SeParams& params, SeTopology topology, SyncVarMemory* memory)
+SeCore::SeCore(unsigned unit, const SeParams& params, const SeTopology& topology, SyncVarMemory* memory)
     : SeCore(unit, params, topology, memory, make_se_organization(topology)) {}
 
 SeCore::SeCore(unsigned unit, const SeParams& params, SeTopology topology, SyncVarMemory* memory,

@@ -32,7 +32,7 @@ namespace syncron {
 class SeCore : public StatProvider {
 public:
     /// The organization and overflow policy the topology's enums select.
-    SeCore(unsigned unit, const SeParams& params, SeTopology topology, SyncVarMemory* memory);
+    SeCore(unsigned unit, const SeParams& params, const SeTopology& topology, SyncVarMemory* memory);
     /// An explicit organization (a software server or the ideal hub:
     /// SinglePathOrganization); the overflow policy from the topology.
     SeCore(unsigned unit, const SeParams& params, SeTopology topology, SyncVarMemory* memory,
