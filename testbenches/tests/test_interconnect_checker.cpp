@@ -22,6 +22,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "models/memory/backing_store.h"
+#include "models/tlm/payload_fill.h"
 #include "models/tlm/payload_pool.h"
 #include "models/tlm/protocol_checker.h"
 #include "testbenches/tests/tlm_test_helpers.h"
@@ -381,14 +382,7 @@ public:
         return t;
     }
     static void setup(tlm_generic_payload& t, tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
-        t.set_command(cmd);
-        t.set_address(addr);
-        t.set_data_ptr(data);
-        t.set_data_length(len);
-        t.set_streaming_width(len);
-        t.set_byte_enable_ptr(nullptr);
-        t.set_byte_enable_length(0);
-        t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        fill_payload(t, cmd, addr, data, len);
     }
     tlm_sync_enum fw(tlm_generic_payload& t, tlm_phase ph, sc_time d = SC_ZERO_TIME) {
         return socket->nb_transport_fw(t, ph, d);
