@@ -42,7 +42,7 @@ NdpCore::NdpCore(sc_core::sc_module_name name, unsigned unit, unsigned local_id,
                      {[this](unsigned, tlm::tlm_generic_payload& t) { at_mailbox_request(t); }, nullptr},
                      {/*defer=*/true, /*accept_at_once=*/true}) {
     if (!(params.clock_ghz > 0.0))
-        throw std::invalid_argument(std::string(this->name()) + ": core clock_ghz must be > 0");
+        throw std::invalid_argument(std::string(sc_object::name()) + ": core clock_ghz must be > 0");
     m_cycle = sc_core::sc_time(1.0 / params.clock_ghz, sc_core::SC_NS);
     // The platform normally sets the global quantum; a core used on its own
     // still needs one, or it would synchronise after every access.

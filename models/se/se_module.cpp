@@ -15,11 +15,11 @@ namespace {
 constexpr const char* kMsgType = "/syncron/se";
 }
 
-SeModule::SeModule(sc_core::sc_module_name name, unsigned unit, const SeParams& params, SeTopology topology,
+SeModule::SeModule(sc_core::sc_module_name name, unsigned unit, const SeParams& params, const SeTopology& topology,
                    const AddressMap& map)
     : sc_module(name), in("in"), to_cores("to_cores"), to_ses("to_ses"), to_mem("to_mem"), m_unit(unit),
       m_params(params), m_map(map), m_layout(layout_for(topology.units, topology.cores_per_unit)),
-      m_wire_ok(layout_fits_wire(m_layout)), m_core(unit, params, std::move(topology), this),
+      m_wire_ok(layout_fits_wire(m_layout)), m_core(unit, params, topology, this),
       m_cycle(1.0 / (params.clock_ghz > 0 ? params.clock_ghz : 1.0), SC_NS),
       m_in_port(*this, "in_peq",
                 [this](unsigned, tlm::tlm_generic_payload& t, tlm::tlm_phase& p, sc_time& d) {

@@ -55,7 +55,7 @@ public:
     };
 
     SC_HAS_PROCESS(SeModule);
-    SeModule(sc_core::sc_module_name name, unsigned unit, const SeParams& params, SeTopology topology,
+    SeModule(sc_core::sc_module_name name, unsigned unit, const SeParams& params, const SeTopology& topology,
              const AddressMap& map);
 
     /// Attach a probe (before sc_start); nullptr = tracing off.

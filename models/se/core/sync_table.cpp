@@ -8,7 +8,7 @@ SyncTable::SyncTable(unsigned entries, unsigned own_cores, unsigned units)
     : m_entries(entries), m_cores(own_cores), m_units(units) {
     m_free.reserve(entries);
     for (unsigned i = entries; i-- > 0;) m_free.push_back(i);
-    m_index.reserve(entries * 2);
+    m_index.reserve(std::size_t{entries} * 2);
 }
 
 StEntry* SyncTable::find(uint64_t addr) {

@@ -30,9 +30,9 @@ public:
 
     /// Decodes a syncronVar image into `out` as seen by the Master SE `master`.
     /// Returns whether the Master SE had marked it active.
-    bool decode(const std::vector<uint8_t>& image, unsigned master, Primitive kind, VarState& out) const;
-    /// Encodes `state` (the Master SE's view) into an image.
-    void encode(const VarState& state, unsigned master, bool active, std::vector<uint8_t>& image) const;
+    bool decode(const std::vector<uint8_t>& img, unsigned master, Primitive kind, VarState& out) const;
+    /// Encodes `st` (the Master SE's view) into an image.
+    void encode(const VarState& st, unsigned master, bool active, std::vector<uint8_t>& img) const;
 
 private:
     unsigned m_units;
