@@ -8,6 +8,7 @@
 #include "platforms/run_in_child.h"
 #include "platforms/run_summary.h"
 #include "platforms/simulation.h"
+#include "platforms/workload_registry.h"
 
 namespace syncron {
 
@@ -73,7 +74,9 @@ Comparison compare_schemes(const SimParams& base, const std::vector<std::string>
     c.cores = base.platform.client_cores;
     c.units = base.platform.units;
     c.interval = base.workload.interval;
-    c.ops_per_core = base.workload.ops;
+    const WorkloadRegistry& registry = WorkloadRegistry::instance();
+    c.ops_per_core = registry.has(base.workload.name) ? registry.resolve(base.workload).ops.value_or(0)
+                                                      : base.workload.ops.value_or(0);
     c.seed = base.workload.seed;
     for (const auto& scheme : schemes) {
         SimParams p = base;

@@ -323,11 +323,14 @@ void NdpPlatform::report_stats(const StatContext& ctx, nlohmann::json& j) const 
     json kinds = json::object();
     for (const auto& se : ses) accumulate_stats(kinds, se.at("messages_sent"));
     json cores = json::object();
+    uint64_t sync_requests = 0; // Table 2 calls of the client cores, whatever the scheme makes of them
     for (const auto& c : m_cores) {
         json group = stats_of(*c, ctx);
         accumulate_stats(kinds, take_stat(group, "messages_sent"));
+        sync_requests += take_stat(group, "sync_requests").get<uint64_t>();
         accumulate_stats(cores, group);
     }
+    j["sync_requests"] = sync_requests;
     for (const NdpCore* c : m_scheme->server_cores()) accumulate_stats(kinds, stats_of(*c, ctx).at("messages_sent"));
     uint64_t all_messages = 0;
     for (const auto& n : kinds) all_messages += n.get<uint64_t>();

@@ -33,6 +33,33 @@ SimulationResult simulate(const SimParams& params, std::unique_ptr<Workload> wor
 }
 
 namespace {
+/// Ratios a reader compares across runs (docs/stats.md): per operation, and
+/// the share of SE messages served through ST overflow.
+void add_derived_stats(nlohmann::json& j, uint64_t operations) {
+    const auto count = [](const nlohmann::json& group, const char* key) {
+        return group.contains(key) ? group.at(key).get<uint64_t>() : uint64_t{0};
+    };
+    const nlohmann::json& cores = j.at("cores_summary");
+    const nlohmann::json& mem = j.at("memory");
+    const uint64_t sync_requests = count(j, "sync_requests");
+    // An atomic counts as one read and one write in `memory`; here it is one access.
+    const uint64_t accesses = count(mem, "reads") + count(mem, "writes") - count(mem, "atomics");
+    const double ops = operations ? static_cast<double>(operations) : 1.0;
+    j["per_operation"] = {{"sync_requests", operations ? sync_requests / ops : 0.0},
+                          {"memory_accesses", operations ? accesses / ops : 0.0},
+                          {"core_loads", operations ? count(cores, "loads") / ops : 0.0},
+                          {"core_stores", operations ? count(cores, "stores") / ops : 0.0},
+                          {"bytes_within_units", operations ? count(j, "bytes_within_units") / ops : 0.0},
+                          {"bytes_across_links", operations ? count(j, "bytes_across_links") / ops : 0.0}};
+    uint64_t processed = 0, overflowed = 0;
+    for (const auto& se : j.at("se")) {
+        processed += count(se, "messages_processed");
+        overflowed += count(se, "messages_overflowed");
+    }
+    j["se_messages_overflowed"] = overflowed;
+    j["overflow_fraction"] = processed ? static_cast<double>(overflowed) / processed : 0.0;
+}
+
 /// SIGINT: ask the platform to stop at its next check; a second one kills.
 extern "C" void on_sigint(int) {
     NdpPlatform::request_stop();
@@ -44,6 +71,9 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
                           const std::function<void(NdpPlatform&)>& before_run) {
     SimulationResult r;
     const auto t0 = std::chrono::steady_clock::now();
+    // What ran: unset workload parameters take the registered workload's defaults.
+    const WorkloadRegistry& registry = WorkloadRegistry::instance();
+    const WorkloadParams ran = registry.has(params.workload.name) ? registry.resolve(params.workload) : params.workload;
     std::unique_ptr<NdpPlatform> platform;
     TraceSession session;
     auto previous = std::signal(SIGINT, on_sigint);
@@ -87,7 +117,7 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
     j["cores"] = params.platform.client_cores;
     j["units"] = params.platform.units;
     j["interval"] = params.workload.interval;
-    j["ops_per_core"] = params.workload.ops;
+    j["ops_per_core"] = ran.ops ? nlohmann::json(*ran.ops) : nlohmann::json(nullptr);
     j["seed"] = params.workload.seed;
     if (platform) {
         const nlohmann::json ps = platform->stats_json();
@@ -97,6 +127,12 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
     r.operations = workload ? workload->operations() : 0;
     j["operations"] = r.operations;
     j["throughput_ops_per_us"] = r.simulated_ns > 0 ? r.operations / (r.simulated_ns / 1000.0) : 0.0;
+    if (platform) add_derived_stats(j, r.operations);
+    if (workload) {
+        nlohmann::json ws = nlohmann::json::object();
+        workload->report_stats(StatContext{}, ws);
+        if (!ws.empty()) j["workload_stats"] = ws;
+    }
     j["check"] = {{"ok", r.check.ok && r.ok}, {"failures", r.check.failures}};
     j["config"] = to_json(params);
     j["host"] = {{"seconds", r.host_seconds}, {"run_seconds", r.host_run_seconds}};

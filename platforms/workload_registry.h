@@ -14,6 +14,20 @@
 
 namespace syncron {
 
+/// How `--cores N` places client cores when `--units` is not given.
+enum class CoreMapping {
+    spread,    ///< keep the platform's units, spread the cores evenly (the microbenchmarks)
+    fill_units ///< one unit per cores-per-unit clients (15 on hmc4), as the paper scales its data structures
+};
+
+/// What the registry knows of a workload besides how to build it.
+struct WorkloadInfo {
+    std::function<std::unique_ptr<Workload>(const WorkloadParams&)> factory;
+    unsigned default_ops = 100; ///< workload.ops when it is unset
+    CoreMapping mapping = CoreMapping::spread;
+    std::string family; ///< what --help groups it under, e.g. "microbenchmark"
+};
+
 class WorkloadRegistry {
 public:
     using Factory = std::function<std::unique_ptr<Workload>(const WorkloadParams&)>;
@@ -21,18 +35,26 @@ public:
     /// The process-wide registry that simulate() and the configuration use.
     static WorkloadRegistry& instance();
 
-    /// Adds (or replaces) the factory for `name`.
+    /// Adds (or replaces) `name`.
+    void add(const std::string& name, WorkloadInfo info);
+    /// Adds (or replaces) `name` with the default WorkloadInfo.
     void add(const std::string& name, Factory factory);
     bool has(const std::string& name) const;
     /// Registered names, in registration order.
     const std::vector<std::string>& names() const { return m_names; }
-    /// Builds params.name; throws std::invalid_argument naming the known
+    /// What is registered for `name`; std::invalid_argument naming the known
     /// workloads when it is not registered.
+    const WorkloadInfo& info(const std::string& name) const;
+    /// `params` with what is unset filled from the workload's defaults
+    /// (workload.ops); the workload fills its own size and mix.
+    WorkloadParams resolve(WorkloadParams params) const;
+    /// Builds params.name (resolved first); throws std::invalid_argument
+    /// naming the known workloads when it is not registered.
     std::unique_ptr<Workload> make(const WorkloadParams& params) const;
 
 private:
     std::vector<std::string> m_names;
-    std::map<std::string, Factory> m_factories;
+    std::map<std::string, WorkloadInfo> m_workloads;
 };
 
 } // namespace syncron

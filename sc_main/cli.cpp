@@ -9,6 +9,8 @@
 
 #include <boost/program_options.hpp>
 
+#include "platforms/workload_registry.h"
+
 namespace syncron {
 
 namespace po = boost::program_options;
@@ -49,6 +51,45 @@ unsigned uint_in(const json& cfg, const char* section, const char* key, unsigned
     return v.get<unsigned>();
 }
 
+/// The registered workloads grouped by family, e.g.
+/// "microbenchmarks: lock, barrier; data structures: stack, queue".
+std::string workload_list() {
+    const WorkloadRegistry& registry = WorkloadRegistry::instance();
+    std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+    for (const std::string& name : registry.names()) {
+        const std::string& family = registry.info(name).family;
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == family; });
+        if (it == groups.end()) it = groups.insert(groups.end(), {family, {}});
+        it->second.push_back(name);
+    }
+    std::string out;
+    for (const auto& [family, names] : groups)
+        out += (out.empty() ? "" : "; ") + (family.empty() ? "" : family + ": ") + join(names);
+    return out;
+}
+
+/// workload.ops defaults by value, e.g. "100 (lock, barrier), 10 (linked_list)".
+std::string default_ops_list() {
+    const WorkloadRegistry& registry = WorkloadRegistry::instance();
+    std::vector<std::pair<unsigned, std::vector<std::string>>> groups;
+    for (const std::string& name : registry.names()) {
+        const unsigned ops = registry.info(name).default_ops;
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == ops; });
+        if (it == groups.end()) it = groups.insert(groups.end(), {ops, {}});
+        it->second.push_back(name);
+    }
+    std::string out;
+    for (const auto& [ops, names] : groups)
+        out += (out.empty() ? "" : "; ") + std::to_string(ops) + " for " + join(names);
+    return out;
+}
+
+std::string text_in(const json& cfg, const char* section, const char* key, const std::string& fallback) {
+    if (!cfg.contains(section) || !cfg[section].is_object()) return fallback;
+    const json& v = cfg[section].value(key, json());
+    return v.is_string() ? v.get<std::string>() : fallback; // from_json reports a bad value later
+}
+
 struct Described {
     po::options_description desc{"Options", 80, 40};
     po::options_description hidden;
@@ -75,18 +116,20 @@ Described describe() {
          "throughput and speedup over central; LIST is comma-separated scheme names, default all; "
          "--stats writes the table and every run's statistics (default: off)")
         ("workload", po::value<std::string>()->value_name("NAME"),
-         ("workload: " + join(known_workloads()) + " (default: from the configuration; hmc4: " +
+         ("workload: " + workload_list() + " (default: from the configuration; hmc4: " +
           d.workload.name + ")").c_str())
         ("interval", po::value<std::string>()->value_name("N"),
          ("instructions between synchronization points (default: from the configuration; "
           "hmc4: " + std::to_string(d.workload.interval) + ")").c_str())
         ("ops", po::value<std::string>()->value_name("N"),
-         ("synchronization operations per core (default: from the configuration; hmc4: " +
-          std::to_string(d.workload.ops) + ")").c_str())
+         ("operations per core: synchronization operations of a microbenchmark, operations on "
+          "a data structure (default: from the configuration; hmc4 leaves it to the workload: " +
+          default_ops_list() + ")").c_str())
         ("cores", po::value<std::string>()->value_name("N"),
          ("client cores running the workload, spread evenly over the units (default: from the "
           "configuration; hmc4: " + std::to_string(d.platform.client_cores) + " = " + per_unit +
-          " per unit)").c_str())
+          " per unit); for the data structures, without --units, one unit per " + per_unit +
+          " client cores, as the paper scales them (--cores 30: 2 units)").c_str())
         ("units", po::value<std::string>()->value_name("N"),
          ("NDP units, 1..64 (default: from the configuration; hmc4: " +
           std::to_string(d.platform.units) + "); without --cores the client cores per unit are "
@@ -265,6 +308,18 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
             throw ConfigError("'" + std::string(section) + "' must be an object, got " + cfg[section].dump());
         cfg[section][key] = std::move(value);
     };
+    // The data structures scale as in the paper: --cores adds one unit per
+    // clients-per-unit cores (15 on hmc4) unless --units says otherwise.
+    const std::string workload_name =
+        workload ? *workload : text_in(cfg, "workload", "name", SimParams{}.workload.name);
+    if (cores && !units && WorkloadRegistry::instance().has(workload_name) &&
+        WorkloadRegistry::instance().info(workload_name).mapping == CoreMapping::fill_units) {
+        const SimParams d;
+        const unsigned old_units = std::max(1u, uint_in(cfg, "platform", "units", d.platform.units));
+        const unsigned old_cores = uint_in(cfg, "platform", "client_cores", d.platform.client_cores);
+        const uint64_t per_unit = std::max(1u, old_cores / old_units);
+        units = std::max<uint64_t>(1, (*cores + per_unit - 1) / per_unit);
+    }
     if (units && !cores) {
         // Keep the clients per unit, so --units alone scales the system.
         const SimParams d;

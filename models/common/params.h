@@ -2,6 +2,7 @@
 // Typed parameter structs of every model, with the defaults of the hmc4 preset.
 // platforms/config validates JSON presets into these; models take them by value.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "models/common/scheme.h"
@@ -131,13 +132,20 @@ struct PlatformParams {
 struct WorkloadParams {
     std::string name = "lock";
     unsigned interval = 200; ///< instructions between synchronization points
-    unsigned ops = 100;      ///< synchronization operations per core
+    /// Operations per core; unset (null in JSON) = the workload's own default
+    /// (WorkloadRegistry::resolve: 100 for the microbenchmarks, fewer for the
+    /// data structures, docs/workloads.md).
+    std::optional<unsigned> ops;
     uint64_t seed = 1;
     unsigned variables = 1; ///< synchronization variables, spread over the units
     /// Also check the invariant in simulated memory (a shared counter in the
     /// critical section, epoch words at barriers). Off = the paper's empty
     /// critical section; host-side invariant checks run either way.
     bool memory_check = false;
+    // The data structures (docs/workloads.md); unset = the paper's Table 6.
+    std::optional<uint64_t> elements;       ///< initial size of the structure
+    std::optional<unsigned> update_percent; ///< % of operations that modify it (the rest look up)
+    std::optional<unsigned> insert_percent; ///< % of the updates that insert (the rest remove)
 };
 
 struct SimParams {

@@ -7,6 +7,7 @@ void NdpCore::report_stats(const StatContext&, nlohmann::json& out) const {
     out["instructions"] = stats().instructions;
     out["loads"] = stats().loads;
     out["stores"] = stats().stores;
+    out["sync_requests"] = stats().sync_ops;
     out["l1_hits"] = stats().l1_hits;
     out["l1_misses"] = stats().l1_misses;
     out["sync_wait_ns_total"] = stats().ack_wait_time.to_seconds() * 1e9;

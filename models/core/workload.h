@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "models/common/stat_provider.h"
 #include "models/core/core_api.h"
 
 namespace syncron {
@@ -38,9 +39,10 @@ struct CheckResult {
     }
 };
 
-class Workload {
+/// A workload reports its own statistics (what it did, its resolved sizes)
+/// as `workload_stats` (docs/stats.md); by default nothing.
+class Workload : public StatProvider {
 public:
-    virtual ~Workload() = default;
     virtual std::string name() const = 0;
     /// Allocates variables and data; called once before simulation starts.
     virtual void setup(Driver& driver) = 0;
@@ -50,6 +52,7 @@ public:
     virtual CheckResult check(Driver& driver) = 0;
     /// Synchronization operations completed by all cores (for throughput).
     virtual uint64_t operations() const = 0;
+    void report_stats(const StatContext& /*ctx*/, nlohmann::json& /*out*/) const override {}
 };
 
 } // namespace syncron

@@ -29,6 +29,7 @@ struct Field {
     const char* section;
     const char* key;
     Kind kind;
+    bool optional; ///< null allowed: unset, the consumer's default applies
     std::function<json(const SimParams&)> get;
     std::function<void(SimParams&, const json&)> set; // value already type-checked
 };
@@ -92,6 +93,7 @@ Scheme as_scheme(const std::string& path, const json& v) {
 
 void check_type(const Field& f, const json& v) {
     const std::string path = path_of(f);
+    if (f.optional && v.is_null()) return;
     switch (f.kind) {
     case Kind::uint32: as_uint(path, v, std::numeric_limits<unsigned>::max()); break;
     case Kind::uint64: as_uint(path, v, std::numeric_limits<uint64_t>::max()); break;
@@ -125,27 +127,47 @@ template <class T> constexpr Kind kind_of() {
     }
 }
 
+template <class T> struct Optional : std::false_type { using type = T; };
+template <class T> struct Optional<std::optional<T>> : std::true_type { using type = T; };
+
 template <class S, class T> Field field(const char* section, const char* key, S SimParams::*sec, T S::*mem) {
-    Field f{section, key, kind_of<T>(), nullptr, nullptr};
-    f.get = [sec, mem](const SimParams& p) -> json {
-        if constexpr (std::is_same_v<T, Timing>)
-            return timing_name(p.*sec.*mem);
-        else
-            return json(p.*sec.*mem); // enums by their NLOHMANN_JSON_SERIALIZE_ENUM names
-    };
-    f.set = [sec, mem, path = std::string(section) + "." + key](SimParams& p, const json& v) {
-        if constexpr (std::is_same_v<T, Timing>)
-            p.*sec.*mem = as_timing(path, v);
-        else if constexpr (std::is_same_v<T, PagePolicy>)
-            p.*sec.*mem = as_page_policy(path, v);
-        else if constexpr (std::is_same_v<T, std::string>)
-            p.*sec.*mem = v.get<std::string>();
-        else if constexpr (std::is_same_v<T, Scheme>)
-            p.*sec.*mem = v.get<Scheme>(); // a known name (check_type)
-        else
-            p.*sec.*mem = v.get<T>();
-    };
-    return f;
+    if constexpr (Optional<T>::value) {
+        // An optional parameter: null (or absent) leaves it unset.
+        using V = typename Optional<T>::type;
+        Field f{section, key, kind_of<V>(), true, nullptr, nullptr};
+        f.get = [sec, mem](const SimParams& p) -> json {
+            const auto& v = p.*sec.*mem;
+            return v ? json(*v) : json(nullptr);
+        };
+        f.set = [sec, mem](SimParams& p, const json& v) {
+            if (v.is_null())
+                (p.*sec.*mem).reset();
+            else
+                p.*sec.*mem = v.get<V>();
+        };
+        return f;
+    } else {
+        Field f{section, key, kind_of<T>(), false, nullptr, nullptr};
+        f.get = [sec, mem](const SimParams& p) -> json {
+            if constexpr (std::is_same_v<T, Timing>)
+                return timing_name(p.*sec.*mem);
+            else
+                return json(p.*sec.*mem); // enums by their NLOHMANN_JSON_SERIALIZE_ENUM names
+        };
+        f.set = [sec, mem, path = std::string(section) + "." + key](SimParams& p, const json& v) {
+            if constexpr (std::is_same_v<T, Timing>)
+                p.*sec.*mem = as_timing(path, v);
+            else if constexpr (std::is_same_v<T, PagePolicy>)
+                p.*sec.*mem = as_page_policy(path, v);
+            else if constexpr (std::is_same_v<T, std::string>)
+                p.*sec.*mem = v.get<std::string>();
+            else if constexpr (std::is_same_v<T, Scheme>)
+                p.*sec.*mem = v.get<Scheme>(); // a known name (check_type)
+            else
+                p.*sec.*mem = v.get<T>();
+        };
+        return f;
+    }
 }
 
 #define SYNCRON_FIELD(section, key) field(#section, #key, &SimParams::section, &decltype(SimParams::section)::key)
@@ -198,6 +220,9 @@ const std::vector<Field>& fields() {
         SYNCRON_FIELD(workload, seed),
         SYNCRON_FIELD(workload, variables),
         SYNCRON_FIELD(workload, memory_check),
+        SYNCRON_FIELD(workload, elements),
+        SYNCRON_FIELD(workload, update_percent),
+        SYNCRON_FIELD(workload, insert_percent),
         SYNCRON_FIELD(check, protocol),
         SYNCRON_FIELD(server, instructions_per_request),
         SYNCRON_FIELD(server, table_entries),
@@ -448,6 +473,14 @@ void validate(const SimParams& p) {
     require(p.xbar.queue_depth >= 1, "xbar.queue_depth", "must be at least 1");
     require(p.link.queue_depth >= 1, "link.queue_depth", "must be at least 1");
     require(p.workload.variables >= 1, "workload.variables", "must be at least 1");
+    require(!p.workload.ops || *p.workload.ops >= 1, "workload.ops",
+            "must be at least 1 (or null: the workload's default)");
+    require(!p.workload.elements || *p.workload.elements >= 1, "workload.elements",
+            "must be at least 1 (or null: the workload's Table 6 size)");
+    require(!p.workload.update_percent || *p.workload.update_percent <= 100, "workload.update_percent",
+            "must be in 0..100, got " + str(p.workload.update_percent.value_or(0)));
+    require(!p.workload.insert_percent || *p.workload.insert_percent <= 100, "workload.insert_percent",
+            "must be in 0..100, got " + str(p.workload.insert_percent.value_or(0)));
     require(p.server.instructions_per_request >= 1, "server.instructions_per_request", "must be at least 1, got 0");
     require(p.server.table_entries >= 1, "server.table_entries", "must be at least 1, got 0");
     require(p.atomics.backoff_min >= 1, "atomics.backoff_min", "must be at least 1, got 0");

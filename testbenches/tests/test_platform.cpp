@@ -26,7 +26,7 @@ void expect_clean_run(const SimulationResult& r, const SimParams& p) {
     CHECK(r.simulated_ns > 0);
     CHECK(r.stats["throughput_ops_per_us"].get<double>() > 0);
     // Every core ran all its operations (semaphore and condvar: in pairs).
-    CHECK(r.operations == 60ull * p.workload.ops);
+    CHECK(r.operations == 60ull * *p.workload.ops);
     // Synchronization crossed the links: 45 of the 60 cores are remote.
     CHECK(r.stats["bytes_across_links"].get<uint64_t>() > 0);
     // Nothing is left served through memory once every core is done.

@@ -24,7 +24,7 @@ void expect_clean_at_run(const SimParams& p, bool expect_overflow) {
     INFO(r.error);
     REQUIRE(r.ok);
     CHECK(r.stats["timing"] == "at");
-    CHECK(r.operations == 60ull * p.workload.ops);
+    CHECK(r.operations == 60ull * *p.workload.ops);
     CHECK(r.stats["protocol_violations"] == 0); // the checker was on and silent
     CHECK(total(r.stats, "indexing_counters_in_use") == 0);
     if (expect_overflow)

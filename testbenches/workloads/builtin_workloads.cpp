@@ -1,12 +1,16 @@
 #include "testbenches/workloads/builtin_workloads.h"
 
 #include "platforms/workload_registry.h"
+#include "testbenches/workloads/data_structures/data_structures.h"
 #include "testbenches/workloads/microbenchmarks.h"
 
 namespace syncron {
 
 void register_builtin_workloads(WorkloadRegistry& registry) {
-    for (const std::string& name : microbenchmark_names()) registry.add(name, &make_microbenchmark);
+    for (const std::string& name : microbenchmark_names())
+        registry.add(name,
+                     WorkloadInfo{&make_microbenchmark, kMicrobenchmarkOps, CoreMapping::spread, "microbenchmarks"});
+    register_data_structures(registry);
 }
 
 } // namespace syncron

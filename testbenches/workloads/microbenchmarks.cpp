@@ -22,7 +22,7 @@ uint64_t start_jitter(uint64_t seed, unsigned core, unsigned interval) {
 
 class MicroBenchmark : public Workload {
 public:
-    explicit MicroBenchmark(const WorkloadParams& p) : m_p(p) {}
+    explicit MicroBenchmark(const WorkloadParams& p) : m_p(p), m_ops(p.ops.value_or(kMicrobenchmarkOps)) {}
     uint64_t operations() const override { return m_ops_done; }
 
 protected:
@@ -53,6 +53,7 @@ protected:
     void start(CoreApi& c) { c.compute(start_jitter(m_p.seed, c.global_id(), m_p.interval)); }
 
     WorkloadParams m_p;
+    unsigned m_ops; ///< operations per core
     unsigned m_cores = 0, m_units = 1;
     std::vector<uint64_t> m_slots;
     uint64_t m_ops_done = 0;
@@ -76,7 +77,7 @@ public:
     }
     void run(CoreApi& c) override {
         start(c);
-        for (unsigned k = 0; k < m_p.ops; ++k) {
+        for (unsigned k = 0; k < m_ops; ++k) {
             const unsigned v = (c.global_id() + k) % m_p.variables;
             c.compute(m_p.interval);
             c.lock_acquire(m_locks[v]);
@@ -102,9 +103,9 @@ public:
                 r.fail("lock " + std::to_string(v) + ": counter incremented in the critical section is " +
                        std::to_string(got) + " after " + std::to_string(m_acquired[v]) + " acquisitions");
         }
-        if (total != uint64_t(m_cores) * m_p.ops)
+        if (total != uint64_t(m_cores) * m_ops)
             r.fail("lock: " + std::to_string(total) + " acquisitions, expected " +
-                   std::to_string(uint64_t(m_cores) * m_p.ops));
+                   std::to_string(uint64_t(m_cores) * m_ops));
         return r;
     }
 
@@ -126,13 +127,13 @@ public:
         alloc_slots(d);
         for (unsigned i = 0; i < m_p.variables; ++i) m_barriers.push_back(d.create_syncvar(home(i)));
         m_violations = d.allocate(0, kWord, Sharing::shared);
-        m_arrived.assign(m_p.ops + 1, 0);
+        m_arrived.assign(m_ops + 1, 0);
     }
     void run(CoreApi& c) override {
         const unsigned me = c.global_id();
         const unsigned next = (me + 1) % m_cores;
         start(c);
-        for (unsigned e = 1; e <= m_p.ops; ++e) {
+        for (unsigned e = 1; e <= m_ops; ++e) {
             c.compute(m_p.interval);
             if (m_p.memory_check) c.store(m_slots[me], e, kWord);
             ++m_arrived[e];
@@ -151,11 +152,11 @@ public:
             if (auto v = d.read(m_violations, kWord))
                 r.fail("barrier: " + std::to_string(v) + " departures saw a neighbour still in the previous epoch");
             for (unsigned i = 0; i < m_cores; ++i)
-                if (d.read(m_slots[i], kWord) != m_p.ops)
+                if (d.read(m_slots[i], kWord) != m_ops)
                     r.fail("barrier: core " + std::to_string(i) + " reached epoch " +
-                           std::to_string(d.read(m_slots[i], kWord)) + ", expected " + std::to_string(m_p.ops));
+                           std::to_string(d.read(m_slots[i], kWord)) + ", expected " + std::to_string(m_ops));
         }
-        if (m_ops_done != uint64_t(m_cores) * m_p.ops) r.fail("barrier: not every core passed every barrier");
+        if (m_ops_done != uint64_t(m_cores) * m_ops) r.fail("barrier: not every core passed every barrier");
         return r;
     }
 
@@ -185,7 +186,7 @@ public:
         const unsigned v = (me / 2) % m_p.variables;
         const bool waiter = me % 2 == 0;
         start(c);
-        for (unsigned k = 0; k < m_p.ops; ++k) {
+        for (unsigned k = 0; k < m_ops; ++k) {
             c.compute(m_p.interval);
             if (waiter) {
                 c.sem_wait(m_sems[v], 0);
@@ -209,9 +210,9 @@ public:
         if (m_p.memory_check)
             for (unsigned i = 0; i < m_cores; ++i) {
                 if (i / 2 * 2 + 1 >= m_cores) continue; // no partner, did nothing
-                if (d.read(m_slots[i], kWord) != m_p.ops)
+                if (d.read(m_slots[i], kWord) != m_ops)
                     r.fail("semaphore: core " + std::to_string(i) + " completed " +
-                           std::to_string(d.read(m_slots[i], kWord)) + " of " + std::to_string(m_p.ops));
+                           std::to_string(d.read(m_slots[i], kWord)) + " of " + std::to_string(m_ops));
             }
         return r;
     }
@@ -249,7 +250,7 @@ public:
         const unsigned v = (me / 2) % m_p.variables;
         const bool waiter = me % 2 == 0;
         start(c);
-        for (unsigned k = 0; k < m_p.ops; ++k) {
+        for (unsigned k = 0; k < m_ops; ++k) {
             c.compute(m_p.interval);
             acquire(c, v);
             if (waiter) {

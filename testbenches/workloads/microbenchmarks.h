@@ -10,6 +10,10 @@
 
 namespace syncron {
 
+/// Operations per core when workload.ops is unset (docs/results.md: the
+/// Figure 10 runs use 100).
+constexpr unsigned kMicrobenchmarkOps = 100;
+
 /// Their names, in the order --help lists them.
 const std::vector<std::string>& microbenchmark_names();
 /// Builds one by params.name; throws std::invalid_argument for another name

@@ -23,12 +23,14 @@ void SeCore::handle(const Message& m, SeResult& r) {
         return;
     }
     ++m_cx.stats().received[static_cast<unsigned>(m.op)];
+    const bool overflow_before = r.cost.overflow;
     process(m, r);
     // Messages the SE generated for itself run after the one that caused
     // them (the state machines share one syncronVar scratch buffer).
     Message next;
     while (r.ok() && m_cx.next_internal(next)) process(next, r);
     m_cx.drop_internal();
+    if (r.cost.overflow && !overflow_before) ++m_cx.stats().messages_overflowed;
 }
 
 void SeCore::process(const Message& m, SeResult& r) {

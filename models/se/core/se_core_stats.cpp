@@ -8,6 +8,7 @@ void SeCore::report_stats(const StatContext&, nlohmann::json& out) const {
     out["messages"] = nonzero_counts(stats().received, opcode_name);
     out["messages_sent"] = nonzero_counts(stats().sent, opcode_name);
     out["overflow_requests"] = stats().overflow_requests;
+    out["messages_overflowed"] = stats().messages_overflowed;
     out["overflow_episodes"] = stats().overflow_episodes;
     out["st_spills"] = stats().spills;
     out["indexing_counters_in_use"] = counters().in_use();

@@ -1,0 +1,22 @@
+#include "testbenches/workloads/data_structures/data_structures.h"
+
+#include <map>
+
+#include "platforms/workload_registry.h"
+#include "testbenches/workloads/data_structures/table6.h"
+
+namespace syncron {
+
+void register_data_structures(WorkloadRegistry& registry) {
+    const std::map<std::string, WorkloadRegistry::Factory> factories = {
+        {"stack", &make_stack},
+        // The others join as they are written (docs/workloads.md).
+    };
+    for (const DataStructureShape& s : data_structure_shapes()) {
+        const auto it = factories.find(s.name);
+        if (it == factories.end()) continue;
+        registry.add(s.name, WorkloadInfo{it->second, s.default_ops, CoreMapping::fill_units, "data structures"});
+    }
+}
+
+} // namespace syncron
