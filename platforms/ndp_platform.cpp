@@ -251,6 +251,11 @@ uint64_t NdpPlatform::allocate(unsigned unit, uint64_t bytes, Sharing sharing) {
     return base;
 }
 
+uint64_t NdpPlatform::free_bytes(unsigned unit) const {
+    const Unit& u = *m_units.at(unit);
+    return m_map.unit_base(unit) + m_map.unit_bytes() - u.next_free;
+}
+
 bool NdpPlatform::is_cacheable(uint64_t addr) const {
     auto it = std::upper_bound(m_regions.begin(), m_regions.end(), addr,
                                [](uint64_t a, const Region& x) { return a < x.begin; });

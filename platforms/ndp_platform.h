@@ -79,6 +79,7 @@ public:
     unsigned units() const override { return m_params.platform.units; }
     unsigned client_cores() const override { return static_cast<unsigned>(m_cores.size()); }
     unsigned client_cores_in_unit(unsigned unit) const override { return m_clients.at(unit); }
+    uint64_t free_bytes(unsigned unit) const override;
     SyncVar create_syncvar(unsigned home_unit) override;
     void destroy_syncvar(SyncVar v) override;
     uint64_t allocate(unsigned unit, uint64_t bytes, Sharing sharing) override;

@@ -26,6 +26,8 @@ public:
     virtual void destroy_syncvar(SyncVar v) = 0;
     /// Allocates zeroed memory in a unit, 64-byte aligned.
     virtual uint64_t allocate(unsigned unit, uint64_t bytes, Sharing sharing) = 0;
+    /// Bytes still free for allocate() in a unit.
+    virtual uint64_t free_bytes(unsigned unit) const = 0;
     virtual uint64_t read(uint64_t addr, unsigned size) = 0;
     virtual void write(uint64_t addr, uint64_t value, unsigned size) = 0;
 };

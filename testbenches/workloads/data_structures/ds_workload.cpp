@@ -28,6 +28,15 @@ void DataStructureWorkload::setup(Driver& d) {
     m_done = 0;
     m_count = {};
     m_succeeded = {};
+    // A size the memory cannot hold is refused before any key is generated.
+    uint64_t free = 0;
+    for (unsigned u = 0; u < m_units; ++u) free += d.free_bytes(u);
+    const uint64_t per_element = std::max<uint64_t>(1, bytes_per_element());
+    if (m_elements > free / per_element)
+        throw std::invalid_argument("workload " + m_shape.name + ": " + std::to_string(m_elements) + " elements of " +
+                                    std::to_string(per_element) + " bytes do not fit in the " + std::to_string(free) +
+                                    " bytes free in the units' memory; use a smaller "
+                                    "workload.elements or more memory (memory.unit_bytes)");
     build(d);
 }
 

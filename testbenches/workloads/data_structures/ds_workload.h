@@ -33,6 +33,9 @@ public:
 protected:
     /// Builds the structure with its initial keys in simulated memory.
     virtual void build(Driver& d) = 0;
+    /// Simulated memory one element takes (node, its locks); setup refuses
+    /// sizes that cannot fit before anything is generated.
+    virtual uint64_t bytes_per_element() const = 0;
     /// One operation; returns whether it succeeded (inserted, removed, found;
     /// a pop that found an element).
     virtual bool execute(CoreApi& c, Op op, uint64_t key) = 0;

@@ -30,8 +30,7 @@ public:
         switch (m_d) {
         case SequenceLog::Discipline::lifo: return m_seq.empty() ? std::nullopt : std::optional(m_seq.back());
         case SequenceLog::Discipline::fifo: return m_seq.empty() ? std::nullopt : std::optional(m_seq.front());
-        case SequenceLog::Discipline::min_first:
-            return m_heap.empty() ? std::nullopt : std::optional(*m_heap.begin());
+        case SequenceLog::Discipline::min_first: return m_heap.empty() ? std::nullopt : std::optional(*m_heap.begin());
         }
         return std::nullopt;
     }

@@ -45,9 +45,8 @@ void SetLog::check(const std::string& what, const std::set<uint64_t>& in_memory,
         case Kind::remove: {
             const bool expected = e.kind == Kind::insert ? ref.insert(e.key).second : ref.erase(e.key) != 0;
             if (e.result != expected) {
-                r.fail(what + ": " + (e.kind == Kind::insert ? "insert(" : "remove(") + std::to_string(e.key) +
-                       ")" + where + " returned " + yes_no(e.result) + ", the sequential replay returns " +
-                       yes_no(expected));
+                r.fail(what + ": " + (e.kind == Kind::insert ? "insert(" : "remove(") + std::to_string(e.key) + ")" +
+                       where + " returned " + yes_no(e.result) + ", the sequential replay returns " + yes_no(expected));
                 return;
             }
             if (expected) changes[e.key].emplace_back(i, e.kind == Kind::insert);

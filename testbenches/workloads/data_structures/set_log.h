@@ -30,9 +30,7 @@ public:
     void insert(unsigned core, uint64_t key, bool inserted) { log(Kind::insert, core, key, inserted, now()); }
     void remove(unsigned core, uint64_t key, bool removed) { log(Kind::remove, core, key, removed, now()); }
     /// A lookup that started at `since` (a now() stamp) and answered `found`.
-    void lookup(unsigned core, uint64_t key, bool found, uint64_t since) {
-        log(Kind::lookup, core, key, found, since);
-    }
+    void lookup(unsigned core, uint64_t key, bool found, uint64_t since) { log(Kind::lookup, core, key, found, since); }
 
     /// Replays the log; the first difference fails `r` ("<what>: ..."), as
     /// does a difference between the replay's final set and `in_memory`.

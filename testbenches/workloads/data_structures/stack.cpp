@@ -24,6 +24,7 @@ public:
     using DataStructureWorkload::DataStructureWorkload;
 
 protected:
+    uint64_t bytes_per_element() const override { return kNodeBytes; }
     void build(Driver& d) override {
         m_top.assign(units(), 0);
         m_lock.assign(units(), 0);
@@ -84,7 +85,8 @@ protected:
             const uint64_t limit = m_pool[p].used();
             for (uint64_t node = d.read(m_top[p], kWord); node != 0; node = d.read(node + kNext, kWord)) {
                 if (in_memory[p].size() > limit) {
-                    r.fail("stack: partition " + std::to_string(p) + " is longer than the nodes ever allocated (a cycle)");
+                    r.fail("stack: partition " + std::to_string(p) +
+                           " is longer than the nodes ever allocated (a cycle)");
                     return;
                 }
                 in_memory[p].push_back(d.read(node + kValue, kWord));
