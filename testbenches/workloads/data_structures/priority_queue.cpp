@@ -10,8 +10,8 @@
 // 1/units of them are local. The key of an insert is its priority; a
 // deleteMin ignores its key except to choose the partition. Per deleteMin of
 // a heap of n elements: about 3 + 2 log2(n) loads, 2 + log2(n) stores, 2
-// synchronization requests; per insert: 1 + (levels climbed) loads, 2 +
-// (levels climbed) stores; per peek: 2 loads (docs/workloads.md).
+// synchronization requests; per insert that climbs k levels: 2 + k loads (1
+// + k at the root), 2 + k stores; per peek: 2 loads (docs/workloads.md).
 #include <optional>
 #include <stdexcept>
 
