@@ -10,6 +10,9 @@ namespace syncron {
 void register_data_structures(WorkloadRegistry& registry) {
     const std::map<std::string, WorkloadRegistry::Factory> factories = {
         {"stack", &make_stack},
+        {"queue", &make_queue},
+        {"array_map", &make_array_map},
+        {"priority_queue", &make_priority_queue},
         // The others join as they are written (docs/workloads.md).
     };
     for (const DataStructureShape& s : data_structure_shapes()) {
