@@ -67,6 +67,9 @@ void run_matrix(const std::string& name) {
     }
 
 DATA_STRUCTURE_MATRIX("stack")
+DATA_STRUCTURE_MATRIX("queue")
+DATA_STRUCTURE_MATRIX("array_map")
+DATA_STRUCTURE_MATRIX("priority_queue")
 
 TEST_CASE("data structures: the defaults are the paper's Table 6", "[workloads][data_structures]") {
     const auto& s = data_structure_shape("stack");

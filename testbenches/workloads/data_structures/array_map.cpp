@@ -32,6 +32,7 @@ public:
     using DataStructureWorkload::DataStructureWorkload;
 
 protected:
+    uint64_t bytes_per_element() const override { return kSlotBytes; }
     void build(Driver& d) override {
         m_map.assign(units(), 0);
         m_lock.assign(units(), 0);

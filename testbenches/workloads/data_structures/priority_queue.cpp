@@ -31,6 +31,7 @@ public:
     using DataStructureWorkload::DataStructureWorkload;
 
 protected:
+    uint64_t bytes_per_element() const override { return kWord; }
     void build(Driver& d) override {
         m_heap.assign(units(), 0);
         m_lock.assign(units(), 0);

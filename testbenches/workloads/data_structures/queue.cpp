@@ -29,6 +29,7 @@ public:
     using DataStructureWorkload::DataStructureWorkload;
 
 protected:
+    uint64_t bytes_per_element() const override { return kNodeBytes; }
     void build(Driver& d) override {
         m_header.assign(units(), 0);
         m_lock.assign(units(), 0);
