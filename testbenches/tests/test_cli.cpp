@@ -177,3 +177,34 @@ TEST_CASE("cli: bad --compare use names the problem", "[cli][compare]") {
     CHECK_THAT(error_of({"--compare", "--vcd", "x.vcd"}), Contains("--compare") && Contains("trace"));
     CHECK_THAT(error_of({"--compare", "--trace-db", "x.db"}), Contains("trace"));
 }
+
+TEST_CASE("cli: the data structures scale one unit per 15 cores, as the paper does", "[cli]") {
+    for (const auto& [cores, units] : {std::pair{15u, 1u}, {30u, 2u}, {45u, 3u}, {60u, 4u}, {16u, 2u}}) {
+        const auto o = parse({"--workload", "stack", "--cores", std::to_string(cores)});
+        INFO(cores << " cores");
+        CHECK(o.params.platform.client_cores == cores);
+        CHECK(o.params.platform.units == units);
+    }
+    // --units wins; the microbenchmarks keep spreading over the configured units.
+    CHECK(parse({"--workload", "stack", "--cores", "30", "--units", "4"}).params.platform.units == 4);
+    CHECK(parse({"--workload", "lock", "--cores", "30"}).params.platform.units == 4);
+    // The configuration's workload counts too.
+    CHECK(parse({"--set", "workload.name=\"queue\"", "--cores", "15"}).params.platform.units == 1);
+}
+
+TEST_CASE("cli: data-structure sizes and mixes, and their errors", "[cli]") {
+    const auto o = parse({"--workload", "queue", "--set", "workload.elements=500", "--set",
+                          "workload.update_percent=20", "--set", "workload.insert_percent=50"});
+    CHECK(o.params.workload.elements == 500u);
+    CHECK(o.params.workload.update_percent == 20u);
+    CHECK(o.params.workload.insert_percent == 50u);
+    CHECK_FALSE(parse({"--workload", "stack"}).params.workload.elements.has_value()); // Table 6
+    CHECK_THROWS_WITH(parse({"--workload", "stack", "--set", "workload.elements=0"}),
+                      Contains("workload.elements") && Contains("at least 1"));
+    CHECK_THROWS_WITH(parse({"--workload", "stack", "--set", "workload.elements=-5"}),
+                      Contains("workload.elements") && Contains("non-negative integer"));
+    CHECK_THROWS_WITH(parse({"--workload", "stack", "--set", "workload.update_percent=101"}),
+                      Contains("workload.update_percent") && Contains("0..100"));
+    CHECK_THROWS_WITH(parse({"--workload", "stack", "--ops", "0"}), Contains("workload.ops"));
+    CHECK_THROWS_WITH(parse({"--workload", "stacks"}), Contains("stacks") && Contains("stack"));
+}
