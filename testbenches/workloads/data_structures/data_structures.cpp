@@ -9,7 +9,7 @@ namespace syncron {
 
 void register_data_structures(WorkloadRegistry& registry) {
     const std::map<std::string, WorkloadRegistry::Factory> factories = {
-        {"stack", &make_stack},
+        {"stack", &make_stack}, {"bst_fg", &make_bst_fg}, {"bst_drachsler", &make_bst_drachsler},
         // The others join as they are written (docs/workloads.md).
     };
     for (const DataStructureShape& s : data_structure_shapes()) {
