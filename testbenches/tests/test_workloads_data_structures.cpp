@@ -70,6 +70,8 @@ DATA_STRUCTURE_MATRIX("stack")
 DATA_STRUCTURE_MATRIX("queue")
 DATA_STRUCTURE_MATRIX("array_map")
 DATA_STRUCTURE_MATRIX("priority_queue")
+DATA_STRUCTURE_MATRIX("bst_fg")
+DATA_STRUCTURE_MATRIX("bst_drachsler")
 
 TEST_CASE("data structures: the defaults are the paper's Table 6", "[workloads][data_structures]") {
     const auto& s = data_structure_shape("stack");

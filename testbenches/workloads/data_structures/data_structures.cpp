@@ -9,10 +9,9 @@ namespace syncron {
 
 void register_data_structures(WorkloadRegistry& registry) {
     const std::map<std::string, WorkloadRegistry::Factory> factories = {
-        {"stack", &make_stack},
-        {"queue", &make_queue},
-        {"array_map", &make_array_map},
-        {"priority_queue", &make_priority_queue},
+        {"stack", &make_stack},         {"queue", &make_queue},
+        {"array_map", &make_array_map}, {"priority_queue", &make_priority_queue},
+        {"bst_fg", &make_bst_fg},       {"bst_drachsler", &make_bst_drachsler},
         // The others join as they are written (docs/workloads.md).
     };
     for (const DataStructureShape& s : data_structure_shapes()) {
