@@ -10,6 +10,9 @@ namespace syncron {
 void register_data_structures(WorkloadRegistry& registry) {
     const std::map<std::string, WorkloadRegistry::Factory> factories = {
         {"stack", &make_stack},
+        {"skip_list", &make_skip_list},
+        {"hash_table", &make_hash_table},
+        {"linked_list", &make_linked_list},
         // The others join as they are written (docs/workloads.md).
     };
     for (const DataStructureShape& s : data_structure_shapes()) {
