@@ -193,7 +193,7 @@ TEST_CASE("cli: the data structures scale one unit per 15 cores, as the paper do
 }
 
 TEST_CASE("cli: data-structure sizes and mixes, and their errors", "[cli]") {
-    const auto o = parse({"--workload", "queue", "--set", "workload.elements=500", "--set",
+    const auto o = parse({"--workload", "hash_table", "--set", "workload.elements=500", "--set",
                           "workload.update_percent=20", "--set", "workload.insert_percent=50"});
     CHECK(o.params.workload.elements == 500u);
     CHECK(o.params.workload.update_percent == 20u);

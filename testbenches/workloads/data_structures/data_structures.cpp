@@ -9,10 +9,15 @@ namespace syncron {
 
 void register_data_structures(WorkloadRegistry& registry) {
     const std::map<std::string, WorkloadRegistry::Factory> factories = {
-        {"stack", &make_stack},         {"queue", &make_queue},
-        {"array_map", &make_array_map}, {"priority_queue", &make_priority_queue},
-        {"bst_fg", &make_bst_fg},       {"bst_drachsler", &make_bst_drachsler},
-        // The others join as they are written (docs/workloads.md).
+        {"stack", &make_stack},
+        {"queue", &make_queue},
+        {"array_map", &make_array_map},
+        {"priority_queue", &make_priority_queue},
+        {"skip_list", &make_skip_list},
+        {"hash_table", &make_hash_table},
+        {"linked_list", &make_linked_list},
+        {"bst_fg", &make_bst_fg},
+        {"bst_drachsler", &make_bst_drachsler},
     };
     for (const DataStructureShape& s : data_structure_shapes()) {
         const auto it = factories.find(s.name);

@@ -15,7 +15,7 @@ const std::vector<DataStructureShape>& data_structure_shapes() {
         {"priority_queue", 20000, 100, 0, 100}, // 100% deleteMin
         {"skip_list", 5000, 100, 0, 100},       // 100% deletion
         {"hash_table", 1000, 0, 50, 100},       // 100% lookup
-        {"linked_list", 20000, 0, 50, 100},     // 100% lookup
+        {"linked_list", 20000, 0, 50, 2},       // 100% lookup (each ~5000 lock requests)
         {"bst_fg", 20000, 0, 50, 100},          // 100% lookup
         {"bst_drachsler", 10000, 100, 0, 100},  // 100% deletion
     };
