@@ -26,6 +26,11 @@ STRUCTURES = ["stack", "queue", "array_map", "priority_queue", "skip_list", "has
 SCHEMES = ["central", "hier", "syncron", "ideal"]
 
 
+def fmt(x):
+    """Throughput with three significant digits (the linked list runs at a few hundredths)."""
+    return f"{x:.2f}" if x >= 1 else f"{x:.3g}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sim", default="build/sc_main/syncron-sim")
@@ -61,7 +66,7 @@ def main():
                     cells.append("error")
                     continue
                 sp = r.get("speedup_over_baseline")
-                cells.append(f"{r['throughput_ops_per_us']:.2f}" + (f" ({sp:.2f}×)" if sp is not None else ""))
+                cells.append(fmt(r["throughput_ops_per_us"]) + (f" ({sp:.2f}×)" if sp is not None else ""))
             t = {sc: by[sc]["throughput_ops_per_us"] for sc in SCHEMES if by[sc]["status"] == "ok"}
             vs_h = f"{t['syncron'] / t['hier']:.2f}×" if "syncron" in t and t.get("hier") else ""
             vs_i = f"{t['syncron'] / t['ideal']:.2f}×" if "syncron" in t and t.get("ideal") else ""
