@@ -111,7 +111,7 @@ public:
 protected:
     uint64_t bytes_per_element() const override {
         // the node and its two locks (a syncronVar takes a line)
-        return kNodeBytes + 2 * 64;
+        return kNodeBytes + 2 * uint64_t{64};
     }
     void build(Driver& d) override {
         // The sentinels, the keys and one node per insert; reserved before

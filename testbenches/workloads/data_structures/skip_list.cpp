@@ -71,7 +71,7 @@ public:
 protected:
     uint64_t bytes_per_element() const override {
         // a node of two levels on average and its lock (a syncronVar takes a line)
-        return kNext + 2 * kWord + 64;
+        return kNext + 2 * uint64_t{kWord} + 64;
     }
     void build(Driver& d) override {
         const uint64_t per_unit = (elements() + units() - 1) / units();
