@@ -87,11 +87,7 @@ def main():
         out.append(f"| {s} | {po['sync_requests']:.2f} | {po['memory_accesses']:.2f} | "
                    f"{po['bytes_across_links']:.1f} | {st_max} | {run['overflow_fraction']:.4f} |")
     text = "\n".join(out)
-    if a.out == "-":
-        print(text)
-    else:
-        with open(a.out, "w") as f:
-            f.write(text + "\n")
+    sweep.write_output(text, a.out)
     return 1 if failed else 0
 
 

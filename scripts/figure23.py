@@ -53,11 +53,7 @@ def main():
             cells += [f"{100 * r['overflow_fraction']:.2f}%", f"{r['simulated_ns'] / base['simulated_ns']:.3f}×"]
         out.append(f"| {n} | " + " | ".join(cells) + " |")
     text = "\n".join(out)
-    if a.out == "-":
-        print(text)
-    else:
-        with open(a.out, "w") as f:
-            f.write(text + "\n")
+    sweep.write_output(text, a.out)
     return 1 if failed else 0
 
 

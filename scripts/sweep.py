@@ -31,3 +31,12 @@ def run_all(sim, points, outdir, jobs):
 def rows_by_scheme(comparison):
     """{scheme: row} of a --compare statistics file."""
     return {r["scheme"]: r for r in comparison["rows"]}
+
+
+def write_output(text, out):
+    """The report to stdout ("-") or to the file `out`."""
+    if out == "-":
+        print(text)
+    else:
+        with open(out, "w") as f:
+            f.write(text + "\n")

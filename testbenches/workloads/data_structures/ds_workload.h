@@ -58,6 +58,9 @@ protected:
     std::vector<uint64_t> initial_keys() const;
     /// At most this many inserts can happen during the run (size node pools with it).
     uint64_t max_inserts() const;
+    /// A lock for `what` (e.g. "node locks") in `unit`, created before the
+    /// run; a clear error naming the parameters when the locks do not fit.
+    SyncVar create_lock(Driver& d, unsigned unit, const char* what) const;
     /// A value no other push of the run uses (stack, queue).
     static uint64_t unique_value(unsigned core, uint64_t k) { return (uint64_t(core) + 1) << 40 | (k + 1); }
 
