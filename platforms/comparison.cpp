@@ -31,6 +31,8 @@ SchemeRow SchemeRow::from_stats(const std::string& scheme, const json& stats) {
     figure("bytes_within_units", r.bytes_within_units);
     figure("bytes_across_links", r.bytes_across_links);
     figure("sync_messages", r.sync_messages);
+    if (r.ok() || stats.contains("energy"))
+        r.energy_pj = stat_at(stat_at(stats, "energy", where), "total", where).get<double>();
     if (stats.contains("server_busy_fraction")) r.server_busy_fraction = stats["server_busy_fraction"].get<double>();
     return r;
 }
@@ -44,6 +46,7 @@ json SchemeRow::to_json() const {
                 {"bytes_within_units", bytes_within_units},
                 {"bytes_across_links", bytes_across_links},
                 {"sync_messages", sync_messages},
+                {"energy_pj", energy_pj},
                 {"server_busy_fraction", server_busy_fraction},
                 {"speedup_over_baseline", speedup_over_baseline ? json(*speedup_over_baseline) : json()}};
     if (error) row["error"] = *error;
@@ -106,18 +109,20 @@ std::string comparison_table(const Comparison& c) {
     char line[320];
     os << "Scheme comparison: workload " << c.workload << ", " << c.timing << ", " << c.cores << " cores, interval "
        << c.interval << ", " << c.ops_per_core << " operations per core\n";
-    std::snprintf(line, sizeof line, "  %-22s %-6s %12s %10s %10s %12s %12s %10s %7s\n", "scheme", "status",
-                  "time (us)", "ops/us", "vs central", "unit KB", "link KB", "messages", "server");
+    std::snprintf(line, sizeof line, "  %-22s %-6s %12s %10s %10s %12s %12s %10s %7s %12s %9s\n", "scheme", "status",
+                  "time (us)", "ops/us", "vs central", "unit KB", "link KB", "messages", "server", "energy (uJ)",
+                  "nJ/op");
     os << line;
     for (const auto& r : c.rows) {
         char speed[32] = "-";
         if (r.speedup_over_baseline) std::snprintf(speed, sizeof speed, "%.2fx", *r.speedup_over_baseline);
         char busy[32] = "-";
         if (r.server_busy_fraction > 0) std::snprintf(busy, sizeof busy, "%.0f%%", 100 * r.server_busy_fraction);
-        std::snprintf(line, sizeof line, "  %-22s %-6s %12.2f %10.3f %10s %12.1f %12.1f %10llu %7s\n", r.scheme.c_str(),
-                      r.ok() ? "ok" : "ERROR", r.simulated_ns / 1000.0, r.throughput_ops_per_us, speed,
-                      r.bytes_within_units / 1024.0, r.bytes_across_links / 1024.0,
-                      static_cast<unsigned long long>(r.sync_messages), busy);
+        const double nj_per_op = r.operations ? r.energy_pj * 1e-3 / static_cast<double>(r.operations) : 0.0;
+        std::snprintf(line, sizeof line, "  %-22s %-6s %12.2f %10.3f %10s %12.1f %12.1f %10llu %7s %12.3f %9.2f\n",
+                      r.scheme.c_str(), r.ok() ? "ok" : "ERROR", r.simulated_ns / 1000.0, r.throughput_ops_per_us,
+                      speed, r.bytes_within_units / 1024.0, r.bytes_across_links / 1024.0,
+                      static_cast<unsigned long long>(r.sync_messages), busy, r.energy_pj * 1e-6, nj_per_op);
         os << line;
     }
     for (const auto& r : c.rows)

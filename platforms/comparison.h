@@ -28,6 +28,7 @@ struct SchemeRow {
     uint64_t bytes_within_units = 0;
     uint64_t bytes_across_links = 0;
     uint64_t sync_messages = 0;
+    double energy_pj = 0;                        ///< energy.total (docs/energy.md)
     double server_busy_fraction = 0;             ///< 0 for schemes without server cores
     std::optional<double> speedup_over_baseline; ///< none when this run or the baseline failed
 

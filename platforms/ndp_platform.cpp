@@ -373,6 +373,60 @@ void NdpPlatform::report_stats(const StatContext& ctx, nlohmann::json& j) const 
     j["memory"] = memory;
     cores["unfinished"] = unfinished_cores();
     j["cores_summary"] = cores;
+    report_energy(ctx, j);
+}
+
+EnergyCounters NdpPlatform::energy_counters(const StatContext& ctx) const {
+    EnergyCounters c;
+    c.seconds = sc_time::from_value(ctx.end_ticks).to_seconds();
+    const auto add_core = [&c](const NdpCore& core) {
+        ++c.cores;
+        c.instructions += core.stats().instructions;
+        c.l1_hits += core.stats().l1_hits;
+        c.l1_misses += core.stats().l1_misses;
+    };
+    for (const auto& core : m_cores) add_core(*core);
+    for (const NdpCore* core : m_scheme->server_cores()) add_core(*core);
+    for (const auto& u : m_units) {
+        c.xbar_bytes += u->xbar->total_bytes();
+        for (const auto& v : u->vaults) {
+            c.memory_bytes += v->bytes();
+            c.activations += v->activations();
+        }
+    }
+    for (const auto& l : m_links) c.link_bytes += l->bytes();
+    c.memory_units = m_units.size();
+    c.ses = m_scheme->uses_ses() ? m_units.size() : 0;
+    return c;
+}
+
+// Energy by component and data movement by kind (docs/energy.md).
+void NdpPlatform::report_energy(const StatContext& ctx, nlohmann::json& j) const {
+    using nlohmann::json;
+    const EnergyAccount a = energy_of(energy_counters(ctx), m_params.energy);
+    const std::pair<const char*, const EnergyComponent*> parts[] = {{"cores", &a.cores},     {"caches", &a.caches},
+                                                                    {"network", &a.network}, {"links", &a.links},
+                                                                    {"memory", &a.memory},   {"se", &a.se}};
+    json energy = json::object();
+    json breakdown = json::object();
+    for (const auto& [name, part] : parts) {
+        energy[name] = part->total_pj();
+        breakdown[name] = {{"dynamic", part->dynamic_pj}, {"static", part->static_pj}};
+    }
+    energy["total"] = a.total_pj();
+    j["energy"] = energy;
+    j["energy_breakdown"] = breakdown;
+
+    uint64_t within_sync = 0, across_sync = 0;
+    for (const auto& u : m_units) within_sync += u->xbar->sync_bytes();
+    for (const auto& l : m_links) across_sync += l->sync_bytes();
+    const uint64_t within = j.at("bytes_within_units").get<uint64_t>();
+    const uint64_t across = j.at("bytes_across_links").get<uint64_t>();
+    j["data_movement"] = {
+        {"within_units", {{"data", within - within_sync}, {"sync", within_sync}}},
+        {"across_links", {{"data", across - across_sync}, {"sync", across_sync}}},
+        {"total", within + across},
+    };
 }
 
 } // namespace syncron

@@ -13,6 +13,7 @@
 #include <systemc>
 
 #include "models/common/address_map.h"
+#include "models/common/energy_model.h"
 #include "models/common/params.h"
 #include "models/common/stat_provider.h"
 #include "models/core/ndp_core.h"
@@ -66,6 +67,8 @@ public:
     nlohmann::json stats_json() const;
     /// The platform's group: the walk over every module's statistics.
     void report_stats(const StatContext& ctx, nlohmann::json& j) const override;
+    /// What the run did that costs energy, at ctx's end (docs/energy.md).
+    EnergyCounters energy_counters(const StatContext& ctx) const;
 
     // SchemePlatform (client_cores and allocate are Driver's)
     const SimParams& params() const override { return m_params; }
@@ -116,6 +119,7 @@ private:
     std::vector<unsigned> m_clients;
     std::vector<std::unique_ptr<Unit>> m_units;
     std::vector<std::unique_ptr<NdpCore>> m_cores;
+    void report_energy(const StatContext& ctx, nlohmann::json& j) const;
     std::vector<std::unique_ptr<Link>> m_links;
     SeTopology m_topology;
     std::unique_ptr<SyncScheme> m_scheme;

@@ -29,6 +29,21 @@ RunSummary RunSummary::from_stats(const nlohmann::json& j) {
     s.bytes_within_units = get<uint64_t>(j, "bytes_within_units", run);
     s.bytes_across_links = get<uint64_t>(j, "bytes_across_links", run);
     s.sync_messages = get<uint64_t>(j, "sync_messages", run);
+    {
+        const auto& e = stat_at(j, "energy", run);
+        const std::string where = "energy";
+        s.energy =
+            Energy{get<double>(e, "cores", where), get<double>(e, "caches", where), get<double>(e, "network", where),
+                   get<double>(e, "links", where), get<double>(e, "memory", where), get<double>(e, "se", where),
+                   get<double>(e, "total", where)};
+        const auto& d = stat_at(j, "data_movement", run);
+        const auto& within = stat_at(d, "within_units", "data_movement");
+        const auto& across = stat_at(d, "across_links", "data_movement");
+        s.data_movement = DataMovement{get<uint64_t>(within, "data", "data_movement.within_units"),
+                                       get<uint64_t>(within, "sync", "data_movement.within_units"),
+                                       get<uint64_t>(across, "data", "data_movement.across_links"),
+                                       get<uint64_t>(across, "sync", "data_movement.across_links")};
+    }
     for (const auto& v : stat_at(j, "sync_variables", run)) s.sync_variables.push_back(v.get<std::string>());
     if (get<bool>(j, "se_used", run))
         for (const auto& e : stat_at(j, "se", run)) {

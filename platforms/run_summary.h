@@ -34,6 +34,14 @@ struct RunSummary {
     struct Misar {
         uint64_t aborts = 0, fallbacks = 0, retries = 0;
     };
+    /// Energy by component, picojoules (docs/energy.md).
+    struct Energy {
+        double cores = 0, caches = 0, network = 0, links = 0, memory = 0, se = 0, total = 0;
+    };
+    /// Bytes moved, by where and by kind (docs/energy.md, "Data movement").
+    struct DataMovement {
+        uint64_t within_data = 0, within_sync = 0, across_data = 0, across_sync = 0;
+    };
 
     // What ran (always in the statistics).
     std::string scheme, workload, timing;
@@ -41,6 +49,8 @@ struct RunSummary {
     double throughput_ops_per_us = 0;
     // The platform's figures: zero and empty when the platform was never built.
     uint64_t bytes_within_units = 0, bytes_across_links = 0, sync_messages = 0;
+    Energy energy;
+    DataMovement data_movement;
     std::vector<Se> ses; ///< empty when the scheme does not use the SEs
     std::vector<std::string> sync_variables;
     // The scheme's sections, present as the scheme writes them.

@@ -157,6 +157,17 @@ std::string summary(const SimulationResult& r) {
                   static_cast<unsigned long long>(s.bytes_within_units),
                   static_cast<unsigned long long>(s.bytes_across_links));
     os << line;
+    const auto& dm = s.data_movement;
+    std::snprintf(line, sizeof line, "  of which sync     %llu B within units, %llu B across links\n",
+                  static_cast<unsigned long long>(dm.within_sync), static_cast<unsigned long long>(dm.across_sync));
+    os << line;
+    const auto& e = s.energy;
+    std::snprintf(line, sizeof line,
+                  "  energy            %.3f uJ: cores %.3f, caches %.3f, network %.3f, links %.3f, memory %.3f, "
+                  "SEs %.3f\n",
+                  e.total * 1e-6, e.cores * 1e-6, e.caches * 1e-6, e.network * 1e-6, e.links * 1e-6, e.memory * 1e-6,
+                  e.se * 1e-6);
+    os << line;
     std::snprintf(line, sizeof line, "  sync messages     %llu\n", static_cast<unsigned long long>(s.sync_messages));
     os << line;
     for (const auto& se : s.ses) {

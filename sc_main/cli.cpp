@@ -147,6 +147,7 @@ Described describe() {
         ("stats", po::value<std::string>()->value_name("FILE.json"),
          "write the statistics as JSON to FILE.json (default: none)")
         ("dump-config", "print the final configuration as JSON and exit (default: off)")
+        ("list-presets", "list the presets --config takes by name, one line each, and exit")
         ("vcd", po::value<std::string>()->value_name("FILE.vcd"),
          "write waveforms (VCD) to FILE.vcd; view with gtkwave FILE.vcd traces/se.gtkw (default: none)")
         ("trace-filter", po::value<std::string>()->value_name("PATTERN"),
@@ -216,6 +217,10 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
 
     if (vm.count("help")) {
         out.help = true;
+        return out;
+    }
+    if (vm.count("list-presets")) {
+        out.list_presets = true;
         return out;
     }
     out.dump_config = vm.count("dump-config") > 0;

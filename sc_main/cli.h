@@ -18,10 +18,11 @@ public:
 };
 
 struct CliOptions {
-    SimParams params;         ///< the validated configuration to simulate
-    TraceOptions traces;      ///< --vcd, --trace-filter, --trace-var, --trace-db, --trace-json
-    std::string stats_file;   ///< --stats: where to write the statistics JSON; empty = none
-    bool dump_config = false; ///< --dump-config: print the configuration and exit
+    SimParams params;          ///< the validated configuration to simulate
+    TraceOptions traces;       ///< --vcd, --trace-filter, --trace-var, --trace-db, --trace-json
+    std::string stats_file;    ///< --stats: where to write the statistics JSON; empty = none
+    bool dump_config = false;  ///< --dump-config: print the configuration and exit
+    bool list_presets = false; ///< --list-presets: list the presets and exit (no configuration loaded)
     /// --compare [LIST] or --scheme all: the schemes to run side by side
     /// (empty: one simulation of params.platform.scheme).
     std::vector<std::string> compare;

@@ -26,6 +26,10 @@ int sc_main(int argc, char* argv[]) {
         std::cout << opt.help_text;
         return 0;
     }
+    if (opt.list_presets) {
+        std::cout << preset_listing();
+        return 0;
+    }
     if (opt.dump_config) {
         std::cout << to_json(opt.params).dump(2) << "\n";
         return 0;

@@ -43,16 +43,23 @@ struct CoreParams {
     unsigned l1_hit_cycles = 4;
 };
 
-/// One vault controller of an HMC 2.1 cube.
+/// One memory controller: a vault of an HMC cube, a pseudo-channel-free HBM
+/// channel or a DDR4 channel, with the organisation and timings of the preset
+/// (docs/memory/*.md cite every figure). The defaults are hmc4's.
 struct MemoryParams {
-    unsigned vaults_per_unit = 32;
-    unsigned banks_per_vault = 16;
+    unsigned vaults_per_unit = 32;    ///< controllers per unit: HMC vaults, HBM channels, DDR4 channels
+    unsigned banks_per_vault = 16;    ///< banks behind one controller
     uint64_t unit_bytes = 1ull << 30; ///< 4 GB over 4 cubes
     unsigned interleave_bytes = 64;   ///< vault interleaving granule (low-order bits)
-    double t_rcd_ns = 17.0;
+    double t_rcd_ns = 17.0;           ///< activate to READ (HBM: nRCDR)
+    /// Activate to WRITE (HBM's nRCDW); unset (null in JSON) = t_rcd_ns.
+    std::optional<double> t_rcd_write_ns;
     double t_ras_ns = 34.0;
     double t_wr_ns = 19.0;
-    double t_cl_ns = 17.0;                       ///< not in the paper: taken equal to tRCD
+    double t_cl_ns = 17.0; ///< not in the paper: taken equal to tRCD
+    /// WRITE command to its first data beat (CAS write latency). 0 for hmc4:
+    /// a write is answered once its data beats are in the bank.
+    double t_cwl_ns = 0.0;
     double t_rp_ns = 17.0;                       ///< not in the paper: taken equal to tRCD
     double t_burst_ns = 6.4;                     ///< 64 B at the HMC 2.1 vault bandwidth of 10 GB/s
     PagePolicy page_policy = PagePolicy::closed; ///< AT row policy (LT is always closed-page)
@@ -61,6 +68,24 @@ struct MemoryParams {
     /// of a read-modify-write, between reading and writing the open row.
     /// One cycle of the HMC 2.1 vault clock (1250 MHz).
     double t_alu_ns = 0.8;
+
+    /// t_rcd_write_ns when set, else t_rcd_ns.
+    double rcd_write_ns() const { return t_rcd_write_ns.value_or(t_rcd_ns); }
+};
+
+/// Energy figures (docs/energy.md: the model and every figure's source). The
+/// defaults are hmc4's; pJ are per event, mW are static power per instance.
+struct EnergyParams {
+    double core_pj_per_instruction = 70.0; ///< dynamic energy of one executed instruction
+    double core_static_mw = 0.0;           ///< per hardware core, whole run (0 = not charged)
+    double l1_hit_pj = 23.0;               ///< paper Table 5
+    double l1_miss_pj = 47.0;              ///< paper Table 5
+    double xbar_pj_per_bit = 0.4;          ///< per bit per crossbar hop (paper Table 5)
+    double link_pj_per_bit = 4.0;          ///< inter-unit links (paper Table 5)
+    double memory_pj_per_bit = 3.7;        ///< DRAM array read or write, per bit moved
+    double memory_activate_pj = 0.0;       ///< per row activation, when not folded into the per-bit figure
+    double memory_static_mw = 0.0;         ///< background power per unit's memory (0 = not charged)
+    double se_mw = 2.7;                    ///< one SE (paper: 2.7 mW at 40 nm), charged while it exists
 };
 
 /// Crossbar joining the cores, SE, vaults and link ports of one unit.
@@ -160,6 +185,7 @@ struct SimParams {
     ServerParams server;
     AtomicsParams atomics;
     MisarParams misar;
+    EnergyParams energy;
 };
 
 } // namespace syncron

@@ -120,8 +120,10 @@ void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned
     sc_core::sc_time delay = m_qk.get_local_time();
     const sc_core::sc_time begin = sc_core::sc_time_stamp() + delay;
     if (atomic) t.set_extension(atomic);
+    if (m_server_mailbox) t.set_extension(&m_sync_tag);
     bus->b_transport(t, delay);
     if (atomic) t.clear_extension(atomic); // caller-owned
+    if (m_server_mailbox) t.clear_extension(&m_sync_tag);
     m_qk.set(delay);
     if (m_trace) trace_memory(cmd, addr, len, begin, sc_core::sc_time_stamp() + delay, false);
     if (t.is_response_error())
@@ -501,7 +503,8 @@ void NdpCore::at_begin_request(tlm::tlm_generic_payload& t) {
 void NdpCore::at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, AtomicExtension* atomic) {
     catch_up();
     tlm::tlm_generic_payload& t = m_pool.acquire();
-    if (atomic) t.set_extension(atomic); // detached before the payload returns to the pool
+    if (atomic) t.set_extension(atomic);                // detached before the payload returns to the pool
+    if (m_server_mailbox) t.set_extension(&m_sync_tag); // likewise
     // The payload's own buffer carries the data; a line longer than it (an L1
     // with lines > PayloadPool::kMaxBytes) uses the core's buffer, which stays
     // untouched until the response because the core waits for it.
@@ -535,6 +538,7 @@ void NdpCore::at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsig
     else if ((cmd == tlm::TLM_READ_COMMAND || atomic) && buf != data)
         std::memcpy(data, buf, len); // an atomic returns the old value in its data
     if (atomic) t.clear_extension(atomic);
+    if (m_server_mailbox) t.clear_extension(&m_sync_tag);
     t.release();
 }
 

@@ -35,6 +35,7 @@
 #include "models/protocol/message.h"
 #include "models/protocol/opcode.h"
 #include "models/protocol/tlm/atomic_extension.h"
+#include "models/protocol/tlm/traffic_class.h"
 #include "models/protocol/wire_format.h"
 #include "models/tlm/at_initiator_port.h"
 #include "models/tlm/at_target_port.h"
@@ -257,6 +258,9 @@ private:
         Endpoint src;
     };
     bool m_server_mailbox = false;
+    /// Set on a server core's memory accesses: its tables are synchronization
+    /// traffic (traffic_class.h).
+    SyncTrafficExtension m_sync_tag;
     std::deque<Inbound> m_inbox;
     uint64_t m_inbox_seq = 0;
     sc_core::sc_event m_inbox_event;

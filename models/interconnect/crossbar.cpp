@@ -80,7 +80,8 @@ void Crossbar::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay)
         return;
     }
     const sc_time arrival = sc_core::sc_time_stamp() + delay;
-    const Schedule s = m_timing.schedule(static_cast<unsigned>(port), trans.get_data_length(), arrival);
+    const Schedule s =
+        m_timing.schedule(static_cast<unsigned>(port), trans.get_data_length(), arrival, traffic_class(trans));
     delay += (s.start - arrival) + hop_latency();
     out[port]->b_transport(trans, delay);
 }

@@ -74,6 +74,7 @@ public:
     uint64_t bytes(unsigned port) const { return m_timing.bytes(port); }
     uint64_t total_transfers() const { return m_timing.total_transfers(); }
     uint64_t total_bytes() const { return m_timing.total_bytes(); }
+    uint64_t sync_bytes() const { return m_timing.sync_bytes(); }
     /// This module's group of statistics (docs/stats.md); in crossbar_stats.cpp.
     void report_stats(const StatContext& ctx, nlohmann::json& out) const override;
     /// Sum over transfers of the time spent waiting: LT, for a busy output

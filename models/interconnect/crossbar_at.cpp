@@ -74,7 +74,7 @@ void Crossbar::output_thread(unsigned port) {
         // waits for the port; the previous request of this port has been
         // accepted downstream (request exclusion), so `now` bounds it too.
         const sc_time ready = std::max(e.accepted + hop_latency(), now);
-        const Schedule s = m_timing.schedule(port, e.trans->get_data_length(), ready);
+        const Schedule s = m_timing.schedule(port, e.trans->get_data_length(), ready, traffic_class(*e.trans));
         // Queueing counts from the earliest possible departure, so the wait
         // for the downstream END_REQ is included.
         m_timing.add_queueing(port, ready - (e.accepted + hop_latency()));

@@ -19,8 +19,10 @@ unsigned CrossbarTiming::flits(unsigned bytes) const {
     return std::max(1u, (bytes + m_params.flit_bytes - 1) / m_params.flit_bytes);
 }
 
-CrossbarTiming::Schedule CrossbarTiming::schedule(unsigned port, unsigned bytes, const sc_time& arrival) {
+CrossbarTiming::Schedule CrossbarTiming::schedule(unsigned port, unsigned bytes, const sc_time& arrival,
+                                                  TrafficClass cls) {
     Port& p = m_ports[port];
+    if (cls == TrafficClass::sync) m_sync_bytes += bytes;
     // Nothing can arrive before the current time: older bookings are dead.
     p.timeline.prune(sc_core::sc_time_stamp());
     const sc_time occupancy = m_cycle * static_cast<double>(flits(bytes));
@@ -58,6 +60,7 @@ void CrossbarTiming::reset_stats() {
     }
     m_queueing = SC_ZERO_TIME;
     m_unrouted = 0;
+    m_sync_bytes = 0;
 }
 
 } // namespace syncron

@@ -11,6 +11,7 @@
 
 #include "models/common/params.h"
 #include "models/interconnect/router.h"
+#include "models/protocol/tlm/traffic_class.h"
 #include "models/tlm/resource_timeline.h"
 
 namespace syncron {
@@ -42,7 +43,8 @@ public:
 
     /// Book `port` for a transfer arriving at `arrival` (first fit); counts
     /// the transfer and its wait for the port (start - arrival).
-    Schedule schedule(unsigned port, unsigned bytes, const sc_core::sc_time& arrival);
+    Schedule schedule(unsigned port, unsigned bytes, const sc_core::sc_time& arrival,
+                      TrafficClass cls = TrafficClass::data);
     /// Further queueing of a transfer on `port` (AT: the wait for the downstream's END_REQ).
     void add_queueing(unsigned port, const sc_core::sc_time& extra);
     void count_unrouted() { ++m_unrouted; }
@@ -52,6 +54,8 @@ public:
     uint64_t bytes(unsigned port) const { return m_ports.at(port).bytes; }
     uint64_t total_transfers() const;
     uint64_t total_bytes() const;
+    /// Bytes of synchronization traffic (traffic_class), all ports.
+    uint64_t sync_bytes() const { return m_sync_bytes; }
     const sc_core::sc_time& total_queueing_delay() const { return m_queueing; }
     const sc_core::sc_time& queueing_delay(unsigned port) const { return m_ports.at(port).queueing; }
     uint64_t unrouted() const { return m_unrouted; }
@@ -72,6 +76,7 @@ private:
     std::vector<Port> m_ports;
     sc_core::sc_time m_queueing;
     uint64_t m_unrouted = 0;
+    uint64_t m_sync_bytes = 0;
 };
 
 } // namespace syncron

@@ -52,7 +52,7 @@ void Link::set_reverse(Link* reverse) {
 
 void Link::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     const sc_time arrival = sc_core::sc_time_stamp() + delay;
-    const Schedule s = m_timing.schedule(request_bytes(trans), arrival);
+    const Schedule s = m_timing.schedule(request_bytes(trans), arrival, false, traffic_class(trans));
     delay += s.arrive - arrival; // queueing + serialization + fixed pipeline latency
     out->b_transport(trans, delay);
     if (m_reverse != nullptr) {

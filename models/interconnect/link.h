@@ -90,6 +90,7 @@ public:
     /// READ data of its reverse link's responses.
     uint64_t transfers() const { return m_timing.transfers(); }
     uint64_t bytes() const { return m_timing.bytes(); }
+    uint64_t sync_bytes() const { return m_timing.sync_bytes(); }
     /// Of transfers(): READ data of the reverse link's responses.
     uint64_t response_transfers() const { return m_timing.response_transfers(); }
     /// Total time the serializer was occupied (since the last reset_stats()).

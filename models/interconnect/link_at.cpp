@@ -29,7 +29,7 @@ void Link::begin_request(tlm::tlm_generic_payload& trans) {
 }
 
 void Link::enqueue(tlm::tlm_generic_payload& trans) {
-    const Schedule s = m_timing.schedule(request_bytes(trans), sc_core::sc_time_stamp());
+    const Schedule s = m_timing.schedule(request_bytes(trans), sc_core::sc_time_stamp(), false, traffic_class(trans));
     m_queue.push_back(Transfer{&trans, s.arrive});
     m_max_occupancy = std::max(m_max_occupancy, m_queue.size());
     m_kick.notify();

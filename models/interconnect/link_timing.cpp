@@ -30,7 +30,7 @@ unsigned LinkTiming::request_bytes(const tlm::tlm_generic_payload& trans) const 
     return (m_reverse != nullptr && trans.is_read()) ? 0u : trans.get_data_length();
 }
 
-LinkTiming::Schedule LinkTiming::schedule(unsigned bytes, const sc_time& arrival, bool response) {
+LinkTiming::Schedule LinkTiming::schedule(unsigned bytes, const sc_time& arrival, bool response, TrafficClass cls) {
     // Nothing can arrive before the current time: older bookings are dead.
     m_serializer.prune(sc_core::sc_time_stamp());
     Schedule s;
@@ -41,6 +41,7 @@ LinkTiming::Schedule LinkTiming::schedule(unsigned bytes, const sc_time& arrival
     ++m_transfers;
     if (response) ++m_response_transfers;
     m_bytes += bytes;
+    if (cls == TrafficClass::sync) m_sync_bytes += bytes;
     m_busy += ser;
     m_queueing += s.start - arrival;
     if (m_trace && bytes) m_trace->on_link({m_src, m_dst, bytes, response, s.start, s.link_free, s.arrive});
@@ -51,12 +52,13 @@ sc_time LinkTiming::response_arrival(const tlm::tlm_generic_payload& trans, cons
     if (m_reverse == nullptr) return leave; // no reverse link: the response is free
     // Data comes back for a read, and for an atomic (its old value).
     const bool data_back = trans.is_read() || trans.get_extension<AtomicExtension>() != nullptr;
-    if (data_back && trans.is_response_ok()) return m_reverse->schedule(trans.get_data_length(), leave, true).arrive;
+    if (data_back && trans.is_response_ok())
+        return m_reverse->schedule(trans.get_data_length(), leave, true, traffic_class(trans)).arrive;
     return leave + m_reverse->latency(); // no data: the fixed latency only
 }
 
 void LinkTiming::reset_stats() {
-    m_transfers = m_bytes = m_response_transfers = 0;
+    m_transfers = m_bytes = m_response_transfers = m_sync_bytes = 0;
     m_busy = m_queueing = SC_ZERO_TIME;
 }
 

@@ -11,6 +11,7 @@
 #include <tlm>
 
 #include "models/common/params.h"
+#include "models/protocol/tlm/traffic_class.h"
 #include "models/tlm/resource_timeline.h"
 #include "models/tlm/trace_sink.h"
 
@@ -45,7 +46,8 @@ public:
 
     /// Book the serializer for `bytes` arriving at `arrival` (first fit);
     /// updates the statistics and the trace.
-    Schedule schedule(unsigned bytes, const sc_core::sc_time& arrival, bool response = false);
+    Schedule schedule(unsigned bytes, const sc_core::sc_time& arrival, bool response = false,
+                      TrafficClass cls = TrafficClass::data);
     /// When the response of `trans`, leaving the far end at `leave`, is back
     /// at this link's input side (books the reverse serializer for returned data).
     sc_core::sc_time response_arrival(const tlm::tlm_generic_payload& trans, const sc_core::sc_time& leave);
@@ -55,6 +57,8 @@ public:
     const ResourceTimeline& serializer() const { return m_serializer; }
     uint64_t transfers() const { return m_transfers; }
     uint64_t bytes() const { return m_bytes; }
+    /// Bytes of synchronization traffic (traffic_class), requests and responses.
+    uint64_t sync_bytes() const { return m_sync_bytes; }
     uint64_t response_transfers() const { return m_response_transfers; }
     const sc_core::sc_time& busy_time() const { return m_busy; }
     const sc_core::sc_time& queueing_delay() const { return m_queueing; }
@@ -71,6 +75,7 @@ private:
 
     uint64_t m_transfers = 0;
     uint64_t m_bytes = 0;
+    uint64_t m_sync_bytes = 0;
     uint64_t m_response_transfers = 0;
     sc_core::sc_time m_busy;
     sc_core::sc_time m_queueing;

@@ -211,12 +211,12 @@ sc_time Vault::issue(const VaultRequest& q, const sc_time& now) {
         ++m_row_conflicts;
         const sc_time pre = std::max(now, b.pre_ready); // tRAS / tWR of the open row
         b.activated = pre + t_rp();
-        column = b.activated + t_rcd();
+        column = b.activated + t_rcd(q.is_write && !q.atomic);
     } else {
         outcome = RowOutcome::miss;
         ++m_row_misses;
         b.activated = now;
-        column = now + t_rcd();
+        column = now + t_rcd(q.is_write && !q.atomic);
     }
     // An atomic: READ at `column`, ALU, WRITE of the result; done once the
     // write data is in the bank, like a write.

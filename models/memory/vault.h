@@ -98,6 +98,8 @@ public:
     uint64_t row_hits() const { return m_row_hits; }
     uint64_t row_misses() const { return m_row_misses; }
     uint64_t row_conflicts() const { return m_row_conflicts; }
+    /// Row activations: every miss and every conflict opens a row.
+    uint64_t activations() const { return m_row_misses + m_row_conflicts; }
     /// AT: sum over accesses of the time from arrival (BEGIN_REQ) to service
     /// start (issue to the bank), and its average.
     const sc_core::sc_time& queueing_delay() const { return m_queueing; }

@@ -25,26 +25,27 @@ public:
     static unsigned bursts(unsigned len) { return len == 0 ? 1u : (len + 63u) / 64u; }
     /// bursts(len) * tBurst: the data beats on the bank's data path.
     sc_core::sc_time burst_time(unsigned len) const;
-    sc_core::sc_time t_rcd() const;
+    /// Activate to the column command: tRCD for a READ, tRCD_write for a WRITE.
+    sc_core::sc_time t_rcd(bool is_write) const;
     sc_core::sc_time t_ras() const;
     sc_core::sc_time t_rp() const;
 
     /// Column command to last data: read tCL + bursts*tBurst, write
-    /// bursts*tBurst (a write is answered once its data is in the bank).
+    /// tCWL + bursts*tBurst (a write is answered once its data is in the bank).
     sc_core::sc_time column_latency(bool is_write, unsigned len) const;
     /// Column command to the earliest precharge of the bank: read
     /// bursts*tBurst (read-to-precharge, no tRTP parameter), write
-    /// bursts*tBurst + tWR (write recovery).
+    /// tCWL + bursts*tBurst + tWR (write recovery).
     sc_core::sc_time column_to_precharge(bool is_write, unsigned len) const;
     /// Command-to-last-data latency on a free bank, by row state:
     /// hit = column_latency, miss = tRCD + column_latency,
     /// conflict = tRP + tRCD + column_latency.
     sc_core::sc_time row_latency(RowOutcome outcome, bool is_write, unsigned len) const;
     /// Closed page (a miss on a precharged bank): tRCD + tCL + bursts*tBurst
-    /// for reads, tRCD + bursts*tBurst for writes.
+    /// for reads, tRCD_write + tCWL + bursts*tBurst for writes.
     sc_core::sc_time access_latency(bool is_write, unsigned len) const;
     /// Closed page: how long the bank stays unavailable after the activate:
-    /// max(tRAS, tRCD + column_to_precharge) + tRP.
+    /// max(tRAS, tRCD (of the command) + column_to_precharge) + tRP.
     sc_core::sc_time bank_occupancy(bool is_write, unsigned len) const;
 
     // Atomics: one access that reads the row, runs the ALU (t_alu) and writes
@@ -66,9 +67,10 @@ public:
 
 private:
     /// The row part of a latency: hit nothing, miss tRCD, conflict tRP + tRCD.
-    sc_core::sc_time row_part(RowOutcome outcome, const sc_core::sc_time& column) const;
+    sc_core::sc_time row_part(RowOutcome outcome, bool is_write, const sc_core::sc_time& column) const;
     /// max(tRAS, tRCD + to_precharge) + tRP.
-    sc_core::sc_time closed_occupancy(const sc_core::sc_time& to_precharge) const;
+    sc_core::sc_time closed_occupancy(bool is_write, const sc_core::sc_time& to_precharge) const;
+    double rcd_ns(bool is_write) const;
 
     MemoryParams m_params;
 };

@@ -323,6 +323,7 @@ void SeModule::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, un
     // SPU's decode and ST cycles.
     tlm::tlm_generic_payload& trans = m_timing == Timing::at ? m_pool.acquire() : m_lt_trans;
     fill_payload(trans, cmd, addr, data, len);
+    trans.set_extension(&m_sync_tag); // member-owned: cleared before the payload is reused
     if (m_timing == Timing::lt) {
         sc_time d = (m_msg_start - sc_core::sc_time_stamp()) + m_mem_delay + m_cycle * m_params.cycles_per_message;
         const sc_time before = d;
@@ -351,6 +352,7 @@ void SeModule::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, un
         rec.begin = rec.end_req = rec.end - m_last_mem_latency;
         m_trace->on_memory(rec);
     }
+    trans.clear_extension(&m_sync_tag);
     if (trans.is_response_error())
         SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": syncronVar access failed at address " +
                                    std::to_string(addr) + " (" + trans.get_response_string() + ")")

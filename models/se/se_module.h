@@ -26,6 +26,7 @@
 #include "models/common/params.h"
 #include "models/common/stat_provider.h"
 #include "models/protocol/tlm/syncron_extension.h"
+#include "models/protocol/tlm/traffic_class.h"
 #include "models/protocol/wire_format.h"
 #include "models/se/core/se_core.h"
 #include "models/tlm/at_initiator_port.h"
@@ -153,6 +154,7 @@ private:
     Timing m_timing = Timing::lt;
     tlm::tlm_generic_payload m_lt_trans; // the LT path's payload, reused
     PayloadPool m_pool;
+    SyncTrafficExtension m_sync_tag;                // on every syncronVar access (traffic_class.h)
     AtTargetPort m_in_port;                         // 4-phase target side of `in`
     AtInitiatorPort m_out_port;                     // 4-phase initiator side of to_cores, to_ses, to_mem
     tlm::tlm_generic_payload* m_withheld = nullptr; // request held back while the buffer is full

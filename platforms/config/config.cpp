@@ -198,9 +198,11 @@ const std::vector<Field>& fields() {
         SYNCRON_FIELD(memory, unit_bytes),
         SYNCRON_FIELD(memory, interleave_bytes),
         SYNCRON_FIELD(memory, t_rcd_ns),
+        SYNCRON_FIELD(memory, t_rcd_write_ns),
         SYNCRON_FIELD(memory, t_ras_ns),
         SYNCRON_FIELD(memory, t_wr_ns),
         SYNCRON_FIELD(memory, t_cl_ns),
+        SYNCRON_FIELD(memory, t_cwl_ns),
         SYNCRON_FIELD(memory, t_rp_ns),
         SYNCRON_FIELD(memory, t_burst_ns),
         SYNCRON_FIELD(memory, page_policy),
@@ -231,6 +233,16 @@ const std::vector<Field>& fields() {
         SYNCRON_FIELD(atomics, backoff_min),
         SYNCRON_FIELD(atomics, backoff_max),
         SYNCRON_FIELD(misar, retry_backoff),
+        SYNCRON_FIELD(energy, core_pj_per_instruction),
+        SYNCRON_FIELD(energy, core_static_mw),
+        SYNCRON_FIELD(energy, l1_hit_pj),
+        SYNCRON_FIELD(energy, l1_miss_pj),
+        SYNCRON_FIELD(energy, xbar_pj_per_bit),
+        SYNCRON_FIELD(energy, link_pj_per_bit),
+        SYNCRON_FIELD(energy, memory_pj_per_bit),
+        SYNCRON_FIELD(energy, memory_activate_pj),
+        SYNCRON_FIELD(energy, memory_static_mw),
+        SYNCRON_FIELD(energy, se_mw),
     };
     return table;
 }
@@ -238,13 +250,13 @@ const std::vector<Field>& fields() {
 #undef SYNCRON_FIELD
 
 const std::vector<std::string>& sections() {
-    static const std::vector<std::string> names = {"platform", "se",    "core",   "memory",  "xbar", "link",
-                                                   "workload", "check", "server", "atomics", "misar"};
+    static const std::vector<std::string> names = {"platform", "se",    "core",   "memory",  "xbar",  "link",
+                                                   "workload", "check", "server", "atomics", "misar", "energy"};
     return names;
 }
 
 // Keys a preset may carry besides the sections, for people rather than the model.
-bool is_annotation(const std::string& key) { return key == "name" || key == "description"; }
+bool is_annotation(const std::string& key) { return key == "name" || key == "summary" || key == "description"; }
 
 const Field* find_field(const std::string& section, const std::string& key) {
     for (const auto& f : fields())
@@ -453,12 +465,16 @@ void validate(const SimParams& p) {
     // Memory must end below the MMIO window of the address map.
     require(mem.unit_bytes <= AddressMap::kIoBase / pl.units, "memory.unit_bytes",
             "x platform.units exceeds the memory window of the address map (" + str(AddressMap::kIoBase) + " bytes)");
-    require_non_negative(mem.t_rcd_ns, "memory.t_rcd_ns");
-    require_non_negative(mem.t_ras_ns, "memory.t_ras_ns");
-    require_non_negative(mem.t_wr_ns, "memory.t_wr_ns");
-    require_non_negative(mem.t_cl_ns, "memory.t_cl_ns");
-    require_non_negative(mem.t_rp_ns, "memory.t_rp_ns");
-    require_non_negative(mem.t_burst_ns, "memory.t_burst_ns");
+    // A DRAM timing of zero or less describes no device: refused, naming the key.
+    require_positive(mem.t_rcd_ns, "memory.t_rcd_ns");
+    if (mem.t_rcd_write_ns) require_positive(*mem.t_rcd_write_ns, "memory.t_rcd_write_ns");
+    require_positive(mem.t_ras_ns, "memory.t_ras_ns");
+    require_positive(mem.t_wr_ns, "memory.t_wr_ns");
+    require_positive(mem.t_cl_ns, "memory.t_cl_ns");
+    // 0 is the hmc4 assumption (a write is answered once its data is in the bank).
+    require_non_negative(mem.t_cwl_ns, "memory.t_cwl_ns");
+    require_positive(mem.t_rp_ns, "memory.t_rp_ns");
+    require_positive(mem.t_burst_ns, "memory.t_burst_ns");
     require_non_negative(mem.t_alu_ns, "memory.t_alu_ns");
 
     const auto& xbar = p.xbar;
@@ -467,6 +483,21 @@ void validate(const SimParams& p) {
 
     require_positive(p.link.bandwidth_gbps, "link.bandwidth_gbps");
     require_non_negative(p.link.latency_ns, "link.latency_ns");
+
+    // Energy: a per-event figure of zero or less is refused (a component that
+    // costs nothing is not a component); a static power may be 0, which the
+    // presets use where no cited figure exists (docs/energy.md).
+    const auto& e = p.energy;
+    require_positive(e.core_pj_per_instruction, "energy.core_pj_per_instruction");
+    require_positive(e.l1_hit_pj, "energy.l1_hit_pj");
+    require_positive(e.l1_miss_pj, "energy.l1_miss_pj");
+    require_positive(e.xbar_pj_per_bit, "energy.xbar_pj_per_bit");
+    require_positive(e.link_pj_per_bit, "energy.link_pj_per_bit");
+    require_positive(e.memory_pj_per_bit, "energy.memory_pj_per_bit");
+    require_non_negative(e.memory_activate_pj, "energy.memory_activate_pj");
+    require_non_negative(e.core_static_mw, "energy.core_static_mw");
+    require_non_negative(e.memory_static_mw, "energy.memory_static_mw");
+    require_positive(e.se_mw, "energy.se_mw");
 
     const auto& wl = known_workloads();
     require(p.memory.queue_depth >= 1, "memory.queue_depth", "must be at least 1");
@@ -501,6 +532,25 @@ std::vector<std::string> preset_search_path() {
 }
 
 std::vector<std::string> available_presets() { return preset_names_in(preset_search_path()); }
+
+std::string preset_listing() {
+    const auto names = available_presets();
+    if (names.empty()) return "no presets found in " + join(preset_search_path()) + "\n";
+    size_t width = 0;
+    for (const auto& n : names) width = std::max(width, n.size());
+    std::string out;
+    for (const auto& n : names) {
+        std::string line;
+        try {
+            const json cfg = load_preset_json(n);
+            line = cfg.value("summary", cfg.value("description", std::string("(no description)")));
+        } catch (const std::exception& e) {
+            line = std::string("(unreadable: ") + e.what() + ")";
+        }
+        out += n + std::string(width - n.size() + 2, ' ') + line + "\n";
+    }
+    return out;
+}
 
 json load_preset_json(const std::string& name_or_path) {
     const fs::path file = resolve_preset(name_or_path);

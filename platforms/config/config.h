@@ -28,7 +28,7 @@ public:
 nlohmann::json to_json(const SimParams& params);
 
 /// Defaults of params.h overridden by the keys present in cfg, then validated.
-/// cfg may also carry top-level "name" and "description" strings (ignored).
+/// cfg may also carry top-level "name", "summary" and "description" strings (ignored).
 /// Throws ConfigError on an unknown section or key, a wrongly typed value, or
 /// an out-of-range or inconsistent value.
 SimParams from_json(const nlohmann::json& cfg);
@@ -49,6 +49,10 @@ std::vector<std::string> preset_search_path();
 
 /// Names (without .json) of the presets found in preset_search_path(), sorted.
 std::vector<std::string> available_presets();
+
+/// One line per available preset: its name and its "summary" (else its
+/// "description", or why it cannot be read), for --list-presets.
+std::string preset_listing();
 
 /// Applies one "section.key=value" override (the command line's --set) to cfg.
 /// The value is taken as JSON when it parses (8, 2.5, true, "x"), otherwise as

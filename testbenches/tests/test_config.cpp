@@ -1,6 +1,7 @@
 // Configuration: JSON <-> SimParams, presets, --set overrides, validation.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -63,13 +64,14 @@ TEST_CASE("config: defaults round-trip through JSON", "[config]") {
     const json j = to_json(defaults);
     CHECK(to_json(from_json(j)) == j);
     // Every section and field is written.
-    for (const char* s :
-         {"platform", "se", "core", "memory", "xbar", "link", "workload", "check", "server", "atomics", "misar"})
+    for (const char* s : {"platform", "se", "core", "memory", "xbar", "link", "workload", "check", "server", "atomics",
+                          "misar", "energy"})
         CHECK(j.contains(s));
     CHECK(j["platform"].size() == 5);
     CHECK(j["se"].size() == 8);
     CHECK(j["core"].size() == 6);
-    CHECK(j["memory"].size() == 13);
+    CHECK(j["memory"].size() == 15);
+    CHECK(j["energy"].size() == 10);
     CHECK(j["server"].size() == 4);
     CHECK(j["atomics"].size() == 2);
     CHECK(j["misar"].size() == 1);
@@ -221,10 +223,28 @@ TEST_CASE("config: out-of-range and inconsistent values", "[config]") {
     expect_error(with("memory", "interleave_bytes", 96), {"'memory.interleave_bytes'", "power of two"});
     expect_error(with("memory", "vaults_per_unit", 0), {"'memory.vaults_per_unit'"});
     expect_error(with("memory", "unit_bytes", 1ull << 47), {"'memory.unit_bytes'", "memory window"});
-    for (const char* key : {"t_rcd_ns", "t_ras_ns", "t_wr_ns", "t_cl_ns", "t_rp_ns", "t_burst_ns"}) {
+    // A DRAM timing or a per-event energy of zero or less describes no device.
+    for (const char* key : {"t_rcd_ns", "t_rcd_write_ns", "t_ras_ns", "t_wr_ns", "t_cl_ns", "t_rp_ns", "t_burst_ns"}) {
         INFO(key);
-        expect_error(with("memory", key, -1.0), {key, "negative"});
+        const std::string path = std::string("'memory.") + key + "'";
+        expect_error(with("memory", key, -1.0), {path.c_str(), "> 0"});
+        expect_error(with("memory", key, 0.0), {path.c_str(), "> 0"});
     }
+    expect_error(with("memory", "t_cwl_ns", -1.0), {"'memory.t_cwl_ns'", "negative"});
+    for (const char* key : {"core_pj_per_instruction", "l1_hit_pj", "l1_miss_pj", "xbar_pj_per_bit", "link_pj_per_bit",
+                            "memory_pj_per_bit", "se_mw"}) {
+        INFO(key);
+        const std::string path = std::string("'energy.") + key + "'";
+        expect_error(with("energy", key, 0.0), {path.c_str(), "> 0"});
+        expect_error(with("energy", key, -2.0), {path.c_str(), "> 0"});
+    }
+    for (const char* key : {"core_static_mw", "memory_static_mw", "memory_activate_pj"}) {
+        INFO(key);
+        const std::string path = std::string("'energy.") + key + "'";
+        expect_error(with("energy", key, -1.0), {path.c_str(), "negative"});
+        CHECK_NOTHROW(from_json(with("energy", key, 0.0))); // 0 = not charged (docs/energy.md)
+    }
+    expect_error(with("energy", "pj_per_flop", 1.0), {"energy", "pj_per_flop"});
     expect_error(with("link", "latency_ns", -40), {"'link.latency_ns'", "negative"});
     expect_error(with("link", "bandwidth_gbps", 0), {"'link.bandwidth_gbps'", "> 0"});
     expect_error(with("core", "quantum_ns", -1), {"'core.quantum_ns'"});
@@ -236,6 +256,37 @@ TEST_CASE("config: out-of-range and inconsistent values", "[config]") {
         from_json(json::parse(R"({"platform": {"units": 1, "cores_per_unit": 1024, "client_cores": 1024}})")));
     CHECK_NOTHROW(from_json(with("link", "latency_ns", 0)));
     CHECK_NOTHROW(from_json(with("platform", "timing", "at")));
+    CHECK_NOTHROW(from_json(with("memory", "t_cwl_ns", 0.0)));           // hmc4's assumption
+    CHECK_NOTHROW(from_json(with("memory", "t_rcd_write_ns", nullptr))); // = t_rcd_ns
+}
+
+TEST_CASE("config: the memory presets load, differ where their technology does, and are listed", "[config]") {
+    const SimParams hmc = load_preset("hmc4"), hbm = load_preset("hbm4"), ddr = load_preset("ddr4");
+    CHECK(hmc.memory.vaults_per_unit == 32);
+    CHECK(hbm.memory.vaults_per_unit == 8);                 // 8 channels per stack
+    CHECK(ddr.memory.vaults_per_unit == 1);                 // one channel per DIMM
+    CHECK(hbm.memory.rcd_write_ns() < hbm.memory.t_rcd_ns); // HBM's nRCDW 6 < nRCDR 7
+    CHECK(hmc.memory.rcd_write_ns() == hmc.memory.t_rcd_ns);
+    CHECK(hbm.energy.memory_pj_per_bit == 7.0); // paper Table 5
+    CHECK(ddr.energy.memory_static_mw > 0.0);
+    // Everything but the memory and its energy is the same platform.
+    CHECK(to_json(hbm)["core"] == to_json(hmc)["core"]);
+    CHECK(to_json(ddr)["se"] == to_json(hmc)["se"]);
+    const std::string listing = preset_listing();
+    for (const char* name : {"hmc4", "hbm4", "ddr4"}) {
+        INFO(listing);
+        CHECK(listing.find(std::string(name) + "  ") != std::string::npos);
+    }
+    CHECK(std::count(listing.begin(), listing.end(), '\n') == static_cast<long>(available_presets().size()));
+    // An unknown name lists the known ones.
+    try {
+        load_preset("hbm2");
+        FAIL("no error");
+    } catch (const ConfigError& e) {
+        const std::string msg = e.what();
+        CHECK(msg.find("hbm2") != std::string::npos);
+        for (const char* name : {"hmc4", "hbm4", "ddr4"}) CHECK(msg.find(name) != std::string::npos);
+    }
 }
 
 TEST_CASE("config: --set parses ints, doubles, strings and bools", "[config]") {

@@ -65,6 +65,18 @@ json minimal_run() {
             {"bytes_within_units", 64u},
             {"bytes_across_links", 0u},
             {"sync_messages", 3u},
+            {"energy",
+             {{"cores", 1.0},
+              {"caches", 2.0},
+              {"network", 3.0},
+              {"links", 0.0},
+              {"memory", 4.0},
+              {"se", 5.0},
+              {"total", 15.0}}},
+            {"data_movement",
+             {{"within_units", {{"data", 16u}, {"sync", 48u}}},
+              {"across_links", {{"data", 0u}, {"sync", 0u}}},
+              {"total", 64u}}},
             {"sync_variables", {"0x40"}},
             {"se_used", true},
             {"se",
@@ -88,12 +100,18 @@ TEST_CASE("stats: RunSummary reads a run once, by type", "[stats]") {
     CHECK_FALSE(s.atomics);
     CHECK_FALSE(s.misar);
     CHECK(s.servers.empty());
+    CHECK(s.energy.total == 15.0);
+    CHECK(s.energy.se == 5.0);
+    CHECK(s.data_movement.within_sync == 48);
 }
 
 TEST_CASE("stats: RunSummary names a missing key", "[stats]") {
     json j = minimal_run();
     j.erase("sync_messages");
     CHECK_THROWS_WITH(RunSummary::from_stats(j), Catch::Contains("'sync_messages'"));
+    j = minimal_run();
+    j["energy"].erase("links");
+    CHECK_THROWS_WITH(RunSummary::from_stats(j), Catch::Contains("energy") && Catch::Contains("'links'"));
     j = minimal_run();
     j["se"][0].erase("st_entries");
     CHECK_THROWS_WITH(RunSummary::from_stats(j), Catch::Contains("se[]") && Catch::Contains("'st_entries'"));
