@@ -16,6 +16,8 @@ set(SYNCRON_LAYER_RULES
   "models/se|models/se/,models/tlm/,models/common/,models/protocol/|systemc"
   "models/core|models/core/,models/tlm/,models/common/,models/protocol/|systemc"
   "models/schemes|models/schemes/,models/core/,models/se/,models/tlm/,models/common/,models/protocol/|systemc"
+  "models/frontend/sw|syncron_mmio|plain"
+  "models/frontend|models/frontend/,models/se/,models/interconnect/,models/memory/,models/tlm/,models/common/,models/protocol/|systemc"
   "traces|traces/,models/tlm/,models/se/core/var_snapshot.h,models/common/,models/protocol/|systemc"
   "platforms|platforms/,models/,traces/|systemc"
   "testbenches/workloads|testbenches/workloads/,platforms/workload_registry.h,models/core/core_api.h,models/core/workload.h,models/common/,models/protocol/|systemc"

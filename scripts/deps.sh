@@ -2,7 +2,7 @@
 # Installs the Debian packages the project builds with, or says which to install.
 # With arguments: those packages instead (scripts/lint.sh: clang-format clang-tidy).
 set -euo pipefail
-packages=(g++ make cmake pkg-config libsystemc-dev libboost-dev libboost-program-options-dev
+packages=(g++ gcc make cmake pkg-config libsystemc-dev libboost-dev libboost-program-options-dev
           catch2 nlohmann-json3-dev libsqlite3-dev python3)
 [ $# -gt 0 ] && packages=("$@")
 missing=()

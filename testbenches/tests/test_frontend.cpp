@@ -1,0 +1,525 @@
+// The SynCron fabric as a third-party virtual platform uses it: harts issue
+// only plain generic payloads (no extension, no initiator ID) through an
+// address-decoding bus to the fabric's front ends and to a plain memory
+// (frontend_bench.h). Register map: models/frontend/sw/syncron_mmio_regs.h.
+// Each TEST_CASE elaborates its own bench; ctest runs each in its own process.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+
+#include "models/frontend/syncron_fabric.h"
+#include "models/se/se_module.h"
+#include "testbenches/tests/frontend_bench.h"
+
+using namespace syncron;
+using namespace syncron::test;
+using sc_core::sc_time;
+using sc_core::SC_NS;
+
+namespace {
+
+constexpr uint64_t kWindows = 0x40000000;
+constexpr uint64_t kVars = 0x80000000;
+constexpr uint64_t kUnitBytes = 1 << 20;
+constexpr uint64_t kCounter = kVars + 2 * kUnitBytes; // plain data, outside the variables
+constexpr uint64_t kMemBytes = 3 * kUnitBytes;
+
+FabricParams params(unsigned units, unsigned harts, bool default_memory, Timing timing) {
+    FabricParams p;
+    p.units = units;
+    p.harts_per_unit = harts;
+    p.window_base = kWindows;
+    p.vars.var_base = kVars;
+    p.vars.unit_bytes = kUnitBytes;
+    p.default_memory = default_memory;
+    p.timing = timing;
+    return p;
+}
+
+uint64_t var(unsigned unit, unsigned i) { return kVars + unit * kUnitBytes + 0x1000 + 64ull * i; }
+
+/// The platform: harts -> bus -> {front end of every unit, memory}; the
+/// overflow sockets (unless default memory) -> the same memory.
+struct Bench {
+    FabricParams p;
+    PlainBus bus{"bus"};
+    SyncronFabric<64> fabric;
+    PlainMemory mem{"mem", kVars, kMemBytes, sc_time(20, SC_NS)};
+    std::vector<std::unique_ptr<PlainHart>> harts;
+
+    Bench(const FabricParams& fp, bool at, const std::function<void(PlainHart&, unsigned)>& script)
+        : p(fp), fabric("fabric", fp) {
+        for (unsigned u = 0; u < p.units; ++u) {
+            bus.out.bind(fabric.frontend(u).socket);
+            bus.map(fabric.unit_window_begin(u), fabric.unit_window_end(u), static_cast<int>(u));
+            if (!p.default_memory) fabric.overflow(u).bind(mem.socket);
+        }
+        bus.out.bind(mem.socket);
+        bus.map(kVars, kVars + kMemBytes, static_cast<int>(p.units));
+        for (unsigned g = 0; g < p.units * p.harts_per_unit; ++g) {
+            harts.push_back(std::make_unique<PlainHart>(("hart" + std::to_string(g)).c_str(), at,
+                                                        [script, g](PlainHart& h) { script(h, g); }));
+            harts.back()->socket.bind(bus.in);
+        }
+    }
+    uint64_t window(unsigned g) const { return kWindows + g * p.window_bytes; }
+};
+
+/// Table 2 over the register window, as software on a hart would call it.
+struct Api {
+    PlainHart& h;
+    uint64_t w;
+    uint32_t sync(unsigned op, uint64_t v, uint64_t info = 0) {
+        h.store(w + SYNCRON_MMIO_VAR_LO, v, 8);
+        h.store(w + SYNCRON_MMIO_INFO_LO, info, 8);
+        return static_cast<uint32_t>(h.load(w + SYNCRON_MMIO_CMD(op)));
+    }
+    uint32_t async(unsigned op, uint64_t v) {
+        h.store(w + SYNCRON_MMIO_VAR_LO, v, 8);
+        h.store(w + SYNCRON_MMIO_CMD(op), 0);
+        return static_cast<uint32_t>(h.load(w + SYNCRON_MMIO_STATUS));
+    }
+};
+
+struct Shared {
+    int in_cs = 0, max_in_cs = 0;
+    int in_sem = 0, max_in_sem = 0;
+    std::vector<unsigned> arrived;
+    unsigned bad_phase = 0;
+    unsigned bad_status = 0;
+    bool flag_signal = false, flag_broadcast = false;
+    unsigned woken = 0;
+};
+
+void run_all_primitives(bool at, bool default_memory, unsigned st_entries) {
+    constexpr unsigned kUnits = 2, kHarts = 8, kTotal = kUnits * kHarts, kRounds = 6;
+    Shared s;
+    s.arrived.assign(kRounds, 0);
+    const uint64_t lock = var(0, 0), sem = var(0, 1), barrier = var(1, 0), cond = var(1, 1), cond_lock = var(1, 2);
+    const uint64_t within[kUnits] = {var(0, 2), var(1, 3)};
+    FabricParams fp = params(kUnits, kHarts, default_memory, at ? Timing::at : Timing::lt);
+    fp.se.st_entries = st_entries;
+    const auto ok = [&](uint32_t st) { s.bad_status += st != SYNCRON_ST_OK; };
+    auto bench = std::make_unique<Bench>(fp, at, [&](PlainHart& h, unsigned g) {
+        Api api{h, kWindows + g * fp.window_bytes};
+        const unsigned u = g / kHarts;
+        for (unsigned r = 0; r < kRounds; ++r) {
+            // Lock: a read-modify-write of a counter in plain memory.
+            ok(api.sync(SYNCRON_OP_LOCK_ACQUIRE, lock));
+            s.max_in_cs = std::max(s.max_in_cs, ++s.in_cs);
+            const uint64_t v = h.load(kCounter, 8);
+            h.compute(sc_time(5 + g, SC_NS));
+            h.store(kCounter, v + 1, 8);
+            --s.in_cs;
+            ok(api.async(SYNCRON_OP_LOCK_RELEASE, lock));
+            // Semaphore of 3 resources.
+            ok(api.sync(SYNCRON_OP_SEM_WAIT, sem, 3));
+            s.max_in_sem = std::max(s.max_in_sem, ++s.in_sem);
+            h.compute(sc_time(400, SC_NS));
+            h.sync(); // hold the resource while the others run
+            --s.in_sem;
+            ok(api.async(SYNCRON_OP_SEM_POST, sem));
+            // Barrier across units: nobody leaves phase r before all arrived.
+            ++s.arrived[r];
+            ok(api.sync(SYNCRON_OP_BARRIER_ACROSS_UNITS, barrier, kTotal));
+            s.bad_phase += s.arrived[r] != kTotal;
+            ok(api.sync(SYNCRON_OP_BARRIER_WITHIN_UNIT, within[u], kHarts));
+        }
+        // Condition variable, signal then broadcast (Mesa: re-check the flag).
+        for (const bool broadcast : {false, true}) {
+            bool& flag = broadcast ? s.flag_broadcast : s.flag_signal;
+            ok(api.sync(SYNCRON_OP_LOCK_ACQUIRE, cond_lock));
+            if (g == 0) {
+                flag = true;
+                ok(api.async(broadcast ? SYNCRON_OP_COND_BROADCAST : SYNCRON_OP_COND_SIGNAL, cond));
+            } else {
+                while (!flag) {
+                    ok(api.sync(SYNCRON_OP_COND_WAIT, cond, cond_lock));
+                    ++s.woken;
+                    ok(api.sync(SYNCRON_OP_LOCK_ACQUIRE, cond_lock));
+                }
+                if (!broadcast) ok(api.async(SYNCRON_OP_COND_SIGNAL, cond)); // pass the wake-up on
+            }
+            ok(api.async(SYNCRON_OP_LOCK_RELEASE, cond_lock));
+            ok(api.sync(SYNCRON_OP_BARRIER_ACROSS_UNITS, barrier, kTotal));
+        }
+    });
+    sc_core::sc_start();
+    for (const auto& h : bench->harts) {
+        REQUIRE(h->done);
+        CHECK(h->time_went_back == 0); // no access ever moved a hart's local time back
+    }
+    CHECK(s.bad_status == 0);
+    CHECK(s.max_in_cs == 1);
+    CHECK(s.max_in_sem <= 3);
+    CHECK(s.max_in_sem >= 2);
+    CHECK(s.bad_phase == 0);
+    CHECK(bench->mem.read(kCounter, 8) == uint64_t(kTotal) * kRounds);
+    for (unsigned u = 0; u < kUnits; ++u) {
+        const auto& st = bench->fabric.frontend(u).stats();
+        CHECK(st.errors == 0);
+        CHECK(st.grants > 0);
+        CHECK(!bench->fabric.frontend(u).function().waiting(0));
+    }
+    if (st_entries == 0 && !default_memory) CHECK(bench->mem.accesses > uint64_t(kTotal) * kRounds * 2);
+}
+
+} // namespace
+
+TEST_CASE("front end: every primitive from 16 harts in LT", "[frontend]") { run_all_primitives(false, true, 64); }
+
+TEST_CASE("front end: every primitive from 16 harts in AT", "[frontend]") { run_all_primitives(true, true, 64); }
+
+TEST_CASE("front end: every primitive through the overflow socket to plain memory in LT", "[frontend]") {
+    run_all_primitives(false, false, 0); // every request takes the syncronVar path
+}
+
+TEST_CASE("front end: every primitive through the overflow socket to plain memory in AT", "[frontend]") {
+    run_all_primitives(true, false, 0);
+}
+
+TEST_CASE("front end: a hart whose quantum exceeds the SE latency never sees its delay lowered", "[frontend]") {
+    const FabricParams fp = params(1, 2, true, Timing::lt);
+    const sc_time access(fp.access_ns, SC_NS);
+    const sc_time ahead(5, sc_core::SC_US); // far beyond a grant's latency
+    std::vector<sc_time> in, out;
+    sc_time reg_in, reg_out, rel_in, rel_out;
+    uint64_t status = 99;
+    Bench b(fp, false, [&](PlainHart& h, unsigned g) {
+        if (g != 0) return;
+        const uint64_t w = kWindows;
+        h.offset = ahead;
+        reg_in = h.offset;
+        h.store(w + SYNCRON_MMIO_VAR_LO, var(0, 0), 8);
+        reg_out = h.offset;
+        for (int i = 0; i < 3; ++i) {
+            in.push_back(h.now());
+            status = h.load(w + SYNCRON_MMIO_CMD(SYNCRON_OP_LOCK_ACQUIRE));
+            out.push_back(h.now());
+            rel_in = h.offset;
+            h.store(w + SYNCRON_MMIO_CMD(SYNCRON_OP_LOCK_RELEASE), 0);
+            rel_out = h.offset;
+            h.offset += ahead;
+        }
+    });
+    sc_core::sc_start();
+    REQUIRE(b.harts[0]->done);
+    CHECK(b.harts[0]->time_went_back == 0);
+    CHECK(status == SYNCRON_ST_OK);
+    CHECK(reg_out == reg_in + access); // a register access only adds its latency
+    CHECK(rel_out == rel_in + access); // a req_async store never waits
+    REQUIRE(in.size() == 3);
+    for (size_t i = 0; i < in.size(); ++i) {
+        // The request reached the SE at the hart's local time, 5 us ahead of
+        // the kernel: the load completes a grant latency after that local
+        // time (the hart's time never goes back), not relative to the
+        // kernel's time at the call.
+        CHECK(out[i] >= in[i] + access);
+        CHECK(out[i] < in[i] + sc_time(100, SC_NS));
+    }
+}
+
+TEST_CASE("front end: a blocked load completes at the grant after the release of the holder", "[frontend]") {
+    const FabricParams fp = params(1, 2, true, Timing::lt);
+    sc_time released, granted;
+    Bench b(fp, false, [&](PlainHart& h, unsigned g) {
+        Api api{h, kWindows + g * fp.window_bytes};
+        if (g == 0) {
+            api.sync(SYNCRON_OP_LOCK_ACQUIRE, var(0, 0));
+            h.compute(sc_time(1, sc_core::SC_US));
+            h.sync();
+            released = h.now();
+            api.async(SYNCRON_OP_LOCK_RELEASE, var(0, 0));
+        } else {
+            h.compute(sc_time(100, SC_NS));
+            h.sync();
+            api.sync(SYNCRON_OP_LOCK_ACQUIRE, var(0, 0));
+            granted = h.now();
+        }
+    });
+    sc_core::sc_start();
+    REQUIRE(b.harts[1]->done);
+    CHECK(granted > released); // the SE's latency lies between release and grant
+    CHECK(granted < released + sc_time(200, SC_NS));
+}
+
+TEST_CASE("front end: debug transport reads registers without effect or time", "[frontend]") {
+    const FabricParams fp = params(1, 2, true, Timing::lt);
+    unsigned n_var = 0, n_slot = 0, n_write = 0, n_status = 0;
+    uint64_t seen_var = 0, seen_status = 99, var_after = 0;
+    sc_time before, after;
+    bool second_got_lock = false;
+    Bench b(fp, false, [&](PlainHart& h, unsigned g) {
+        const uint64_t w = kWindows + g * fp.window_bytes;
+        if (g == 1) {
+            h.compute(sc_time(500, SC_NS));
+            h.sync();
+            Api api{h, w};
+            second_got_lock = api.sync(SYNCRON_OP_LOCK_ACQUIRE, var(0, 0)) == SYNCRON_ST_OK;
+            return;
+        }
+        h.store(w + SYNCRON_MMIO_VAR_LO, var(0, 0), 8);
+        h.sync();
+        const auto dbg = [&](tlm::tlm_command cmd, uint64_t addr, uint64_t& value, unsigned len) {
+            tlm::tlm_generic_payload t;
+            t.set_command(cmd);
+            t.set_address(addr);
+            t.set_data_ptr(reinterpret_cast<uint8_t*>(&value));
+            t.set_data_length(len);
+            t.set_streaming_width(len);
+            return h.socket->transport_dbg(t);
+        };
+        before = sc_core::sc_time_stamp();
+        uint64_t slot = 0, junk = 0x1234;
+        n_var = dbg(tlm::TLM_READ_COMMAND, w + SYNCRON_MMIO_VAR_LO, seen_var, 8);
+        n_slot = dbg(tlm::TLM_READ_COMMAND, w + SYNCRON_MMIO_CMD(SYNCRON_OP_LOCK_ACQUIRE), slot, 4);
+        n_write = dbg(tlm::TLM_WRITE_COMMAND, w + SYNCRON_MMIO_VAR_LO, junk, 8);
+        n_status = dbg(tlm::TLM_READ_COMMAND, w + SYNCRON_MMIO_STATUS, seen_status, 4);
+        after = sc_core::sc_time_stamp();
+        var_after = h.load(w + SYNCRON_MMIO_VAR_LO, 8);
+    });
+    sc_core::sc_start();
+    CHECK(n_var == 8);
+    CHECK(seen_var == var(0, 0));
+    CHECK(n_slot == 4);  // served, reads 0 ...
+    CHECK(n_write == 0); // debug writes are refused
+    CHECK(n_status == 4);
+    CHECK(seen_status == SYNCRON_ST_OK);
+    CHECK(before == after);
+    CHECK(var_after == var(0, 0));
+    CHECK(b.fabric.frontend(0).stats().requests == 1); // ... and issued no request: hart 1's acquire only
+    CHECK(second_got_lock);                            // the lock was free: the debug read took nothing
+}
+
+namespace {
+struct BadCase {
+    const char* what;
+    uint64_t offset;
+    bool read;
+    unsigned len;
+    uint64_t value;
+    tlm::tlm_response_status response;
+    uint32_t status;
+};
+struct DummyExtension : tlm::tlm_extension<DummyExtension> {
+    tlm::tlm_extension_base* clone() const override { return new DummyExtension; }
+    void copy_from(const tlm::tlm_extension_base&) override {}
+};
+} // namespace
+
+TEST_CASE("front end: every bad access gets its error response and the simulation goes on", "[frontend]") {
+    const FabricParams fp = params(2, 2, true, Timing::lt);
+    const std::vector<BadCase> cases = {
+        {"bad offset", 0x20, true, 4, 0, tlm::TLM_ADDRESS_ERROR_RESPONSE, SYNCRON_ST_BAD_OFFSET},
+        {"misaligned slot", SYNCRON_MMIO_CMD(1) + 4, true, 4, 0, tlm::TLM_ADDRESS_ERROR_RESPONSE,
+         SYNCRON_ST_BAD_OFFSET},
+        {"2-byte access", SYNCRON_MMIO_VAR_LO, false, 2, 0, tlm::TLM_BURST_ERROR_RESPONSE, SYNCRON_ST_BAD_SIZE},
+        {"8-byte STATUS", SYNCRON_MMIO_STATUS, true, 8, 0, tlm::TLM_BURST_ERROR_RESPONSE, SYNCRON_ST_BAD_SIZE},
+        {"unknown opcode (lock_acquire_global)", SYNCRON_MMIO_CMD(0), true, 4, 0, tlm::TLM_GENERIC_ERROR_RESPONSE,
+         SYNCRON_ST_BAD_OPCODE},
+        {"unknown opcode (grant)", SYNCRON_MMIO_CMD(7), true, 4, 0, tlm::TLM_GENERIC_ERROR_RESPONSE,
+         SYNCRON_ST_BAD_OPCODE},
+        {"release of a lock not held", SYNCRON_MMIO_CMD(SYNCRON_OP_LOCK_RELEASE), false, 4, 0,
+         tlm::TLM_GENERIC_ERROR_RESPONSE, SYNCRON_ST_NOT_HELD},
+        {"store to a req_sync slot", SYNCRON_MMIO_CMD(SYNCRON_OP_LOCK_ACQUIRE), false, 4, 0,
+         tlm::TLM_COMMAND_ERROR_RESPONSE, SYNCRON_ST_BAD_COMMAND},
+        {"load of a req_async slot", SYNCRON_MMIO_CMD(SYNCRON_OP_SEM_POST), true, 4, 0, tlm::TLM_COMMAND_ERROR_RESPONSE,
+         SYNCRON_ST_BAD_COMMAND},
+        {"write to STATUS", SYNCRON_MMIO_STATUS, false, 4, 0, tlm::TLM_COMMAND_ERROR_RESPONSE, SYNCRON_ST_BAD_COMMAND},
+        {"barrier of 0 participants", SYNCRON_MMIO_CMD(SYNCRON_OP_BARRIER_WITHIN_UNIT), true, 4, 0,
+         tlm::TLM_GENERIC_ERROR_RESPONSE, SYNCRON_ST_BAD_ARGUMENT},
+    };
+    std::vector<tlm::tlm_response_status> responses;
+    std::vector<uint64_t> statuses;
+    tlm::tlm_response_status outside = tlm::TLM_OK_RESPONSE, kind = tlm::TLM_OK_RESPONSE,
+                             ext_load = tlm::TLM_OK_RESPONSE, byte_en = tlm::TLM_OK_RESPONSE;
+    uint64_t outside_status = 0, kind_status = 0, ext_status = 0;
+    uint32_t after = 99;
+    Bench b(fp, false, [&](PlainHart& h, unsigned g) {
+        if (g != 0) return;
+        const uint64_t w = kWindows;
+        Api api{h, w};
+        h.store(w + SYNCRON_MMIO_VAR_LO, var(0, 0), 8);
+        for (const auto& c : cases) {
+            uint64_t v = c.value;
+            responses.push_back(h.access(c.read, w + c.offset, v, c.len));
+            statuses.push_back(h.load(w + SYNCRON_MMIO_STATUS));
+        }
+        // A variable outside the fabric's range.
+        h.store(w + SYNCRON_MMIO_VAR_LO, kCounter, 8);
+        uint64_t v = 0;
+        outside = h.access(true, w + SYNCRON_MMIO_CMD(SYNCRON_OP_LOCK_ACQUIRE), v, 4);
+        outside_status = h.load(w + SYNCRON_MMIO_STATUS);
+        // A lock used as a semaphore.
+        api.sync(SYNCRON_OP_LOCK_ACQUIRE, var(0, 1));
+        api.async(SYNCRON_OP_LOCK_RELEASE, var(0, 1));
+        api.sync(SYNCRON_OP_SEM_WAIT, var(0, 1), 1);
+        kind = h.last;
+        kind_status = h.load(w + SYNCRON_MMIO_STATUS);
+        // An extended (atomic) load of a blocking slot never blocks.
+        {
+            uint8_t data[4] = {};
+            DummyExtension ext;
+            tlm::tlm_generic_payload t;
+            t.set_command(tlm::TLM_READ_COMMAND);
+            t.set_address(w + SYNCRON_MMIO_CMD(SYNCRON_OP_LOCK_ACQUIRE));
+            t.set_data_ptr(data);
+            t.set_data_length(4);
+            t.set_streaming_width(4);
+            t.set_extension(&ext);
+            h.socket->b_transport(t, h.offset);
+            t.clear_extension(&ext);
+            ext_load = t.get_response_status();
+            ext_status = h.load(w + SYNCRON_MMIO_STATUS);
+        }
+        {
+            uint8_t data[4] = {};
+            uint8_t be[4] = {0xff, 0, 0xff, 0};
+            tlm::tlm_generic_payload t;
+            t.set_command(tlm::TLM_WRITE_COMMAND);
+            t.set_address(w + SYNCRON_MMIO_VAR_LO);
+            t.set_data_ptr(data);
+            t.set_data_length(4);
+            t.set_streaming_width(4);
+            t.set_byte_enable_ptr(be);
+            t.set_byte_enable_length(4);
+            h.socket->b_transport(t, h.offset);
+            byte_en = t.get_response_status();
+        }
+        // The simulation goes on: a proper request still works.
+        after = api.sync(SYNCRON_OP_LOCK_ACQUIRE, var(0, 0));
+    });
+    sc_core::sc_start();
+    REQUIRE(b.harts[0]->done);
+    REQUIRE(responses.size() == cases.size());
+    for (size_t i = 0; i < cases.size(); ++i) {
+        INFO(cases[i].what);
+        CHECK(responses[i] == cases[i].response);
+        CHECK(statuses[i] == cases[i].status);
+    }
+    CHECK(outside == tlm::TLM_GENERIC_ERROR_RESPONSE);
+    CHECK(outside_status == SYNCRON_ST_BAD_VARIABLE);
+    CHECK(kind == tlm::TLM_GENERIC_ERROR_RESPONSE);
+    CHECK(kind_status == SYNCRON_ST_KIND_MISMATCH);
+    CHECK(ext_load == tlm::TLM_COMMAND_ERROR_RESPONSE);
+    CHECK(ext_status == SYNCRON_ST_BAD_COMMAND);
+    CHECK(byte_en == tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    CHECK(after == SYNCRON_ST_OK);
+    CHECK(b.fabric.se(0).stats().rejected == 0); // nothing bad ever reached the SE
+}
+
+TEST_CASE("front end: windows and variables that do not fit the bus width fail at elaboration", "[frontend]") {
+    FabricParams fp = params(2, 4, true, Timing::lt);
+    const auto msg = [](const std::function<void()>& f) {
+        try {
+            f();
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    FabricParams bad = fp;
+    bad.window_bytes = 0x600;
+    CHECK_THAT(msg([&] { SyncronFabric<64> f("f1", bad); }), Catch::Contains("power of two"));
+    bad = fp;
+    bad.window_base = kWindows + 0x200;
+    CHECK_THAT(msg([&] { SyncronFabric<64> f("f2", bad); }), Catch::Contains("aligned"));
+    bad = fp;
+    bad.window_base = 0xfffff000; // 8 windows of 1 KiB end beyond 4 GiB
+    CHECK_THAT(msg([&] { SyncronFabric<32> f("f3", bad); }), Catch::Contains("32-bit bus"));
+    bad = fp;
+    bad.vars.var_base = 0xfff00000; // 2 units of 1 MiB
+    CHECK_THAT(msg([&] { SyncronFabric<32> f("f4", bad); }), Catch::Contains("32-bit bus"));
+    bad = fp;
+    bad.window_base = kVars; // on top of the variables
+    CHECK_THAT(msg([&] { SyncronFabric<64> f("f5", bad); }), Catch::Contains("overlap"));
+    // The same windows are fine on a 64-bit bus, and a 32-bit bus takes a fitting map.
+    bad = fp;
+    bad.window_base = 0xfffff000;
+    CHECK(msg([&] { SyncronFabric<64> f("f6", bad); }) == "no error");
+    CHECK(msg([&] { SyncronFabric<32> f("f7", fp); }) == "no error");
+}
+
+TEST_CASE("front end: an unbound overflow socket is an error at elaboration", "[frontend]") {
+    const FabricParams fp = params(1, 1, false, Timing::lt);
+    SyncronFabric<32> fabric("fabric", fp);
+    std::string error;
+    try {
+        sc_core::sc_start(sc_time(1, SC_NS));
+    } catch (const sc_core::sc_report& r) {
+        error = r.what();
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    CHECK_THAT(error, Catch::Contains("overflow socket"));
+    CHECK_THAT(error, Catch::Contains("not bound"));
+}
+
+namespace {
+/// A hart on a 32-bit bus, bound straight to a front end: 4-byte accesses only.
+class Hart32 : public sc_core::sc_module {
+public:
+    tlm_utils::simple_initiator_socket<Hart32, 32> socket;
+    SC_HAS_PROCESS(Hart32);
+    Hart32(const sc_core::sc_module_name& n, std::function<void(Hart32&)> script)
+        : sc_module(n), socket("socket"), m_script(std::move(script)) {
+        SC_THREAD(run);
+    }
+    uint32_t access(bool read, uint64_t addr, uint32_t value, tlm::tlm_response_status* st = nullptr) {
+        tlm::tlm_generic_payload t;
+        t.set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+        t.set_address(addr);
+        t.set_data_ptr(reinterpret_cast<uint8_t*>(&value));
+        t.set_data_length(4);
+        t.set_streaming_width(4);
+        t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        socket->b_transport(t, offset);
+        if (st) *st = t.get_response_status();
+        return value;
+    }
+    sc_time offset;
+
+private:
+    void run() { m_script(*this); }
+    std::function<void(Hart32&)> m_script;
+};
+} // namespace
+
+TEST_CASE("front end: a 32-bit bus drives the fabric with 4-byte accesses", "[frontend]") {
+    FabricParams fp = params(1, 1, true, Timing::lt);
+    fp.window_base = 0xf0000000;
+    fp.vars.var_base = 0x10000000;
+    SyncronFabric<32> fabric("fabric", fp);
+    std::vector<uint32_t> seen;
+    tlm::tlm_response_status st8 = tlm::TLM_OK_RESPONSE;
+    Hart32 hart("hart", [&](Hart32& h) {
+        const uint64_t w = fp.window_base;
+        const uint64_t v = fp.vars.var_base + 0x40;
+        h.access(false, w + SYNCRON_MMIO_VAR_LO, static_cast<uint32_t>(v));
+        h.access(false, w + SYNCRON_MMIO_VAR_HI, 0);
+        seen.push_back(h.access(true, w + SYNCRON_MMIO_VAR_LO, 0));
+        seen.push_back(h.access(true, w + SYNCRON_MMIO_HART, 0));
+        seen.push_back(h.access(true, w + SYNCRON_MMIO_CMD(SYNCRON_OP_LOCK_ACQUIRE), 99));
+        h.access(false, w + SYNCRON_MMIO_CMD(SYNCRON_OP_LOCK_RELEASE), 0);
+        seen.push_back(h.access(true, w + SYNCRON_MMIO_STATUS, 99));
+        h.access(true, w + SYNCRON_MMIO_CMD(SYNCRON_OP_LOCK_RELEASE), 0, &st8); // a load of a store slot
+        seen.push_back(h.access(true, w + SYNCRON_MMIO_STATUS, 99));
+    });
+    hart.socket.bind(fabric.frontend(0).socket);
+    sc_core::sc_start();
+    REQUIRE(seen.size() == 5);
+    CHECK(seen[0] == fp.vars.var_base + 0x40);
+    CHECK(seen[1] == 0);             // hart 0
+    CHECK(seen[2] == SYNCRON_ST_OK); // granted
+    CHECK(seen[3] == SYNCRON_ST_OK); // released
+    CHECK(st8 == tlm::TLM_COMMAND_ERROR_RESPONSE);
+    CHECK(seen[4] == SYNCRON_ST_BAD_COMMAND);
+    CHECK(fabric.frontend(0).stats().grants == 1);
+}
