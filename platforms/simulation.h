@@ -21,6 +21,8 @@ struct TraceOptions {
     std::string vcd;            ///< --vcd
     std::string filter = "*";   ///< --trace-filter (VCD signal names, glob, comma-separated)
     std::vector<uint64_t> vars; ///< --trace-var: synchronization variables to show in the VCD
+    bool first_var = false;     ///< --trace-var first: also the first variable the workload created
+    std::string gtkw;           ///< --gtkw: GTKWave save file for the VCD's signals (needs vcd)
     std::string db;             ///< --trace-db (SQLite)
     std::string json;           ///< --trace-json (trace-event timeline)
     bool progress = true;       ///< progress line on stderr when it is a terminal

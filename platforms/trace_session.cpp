@@ -1,6 +1,8 @@
 #include "platforms/trace_session.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -9,6 +11,8 @@
 #include "models/common/hex.h"
 #include "platforms/config/config.h"
 #include "platforms/ndp_platform.h"
+#include "platforms/workload_registry.h"
+#include "traces/gtkw_save_file.h"
 #include "traces/progress.h"
 #include "traces/timeline_json.h"
 #include "traces/transaction_db.h"
@@ -44,11 +48,61 @@ void TraceSession::open(const TraceOptions& options, const SimParams& params, Nd
         if (!probe) throw std::runtime_error("cannot write waveform file '" + file + "'");
         m_vcd_path = options.vcd;
     }
+    if (!options.gtkw.empty()) {
+        // Written at close (it needs the run's end time); check the paths now.
+        if (m_vcd_path.empty()) throw std::runtime_error("--gtkw needs --vcd (the save file shows the VCD's signals)");
+        m_gtkw_path = options.gtkw;
+        for (const std::string& file : gtkw_files()) {
+            std::ofstream probe(file);
+            if (!probe) throw std::runtime_error("cannot write GTKWave file '" + file + "'");
+        }
+    }
+}
+
+std::vector<std::string> TraceSession::gtkw_files() const {
+    // run.gtkw, run_state.txt, run_op.txt, run_owner.txt
+    std::string stem = m_gtkw_path;
+    const std::string ext = ".gtkw";
+    if (stem.size() > ext.size() && stem.compare(stem.size() - ext.size(), ext.size(), ext) == 0)
+        stem.resize(stem.size() - ext.size());
+    return {m_gtkw_path, stem + "_state.txt", stem + "_op.txt", stem + "_owner.txt"};
+}
+
+void TraceSession::write_gtkw() {
+    if (m_gtkw_path.empty() || !m_vcd) return;
+    const std::vector<std::string> files = gtkw_files();
+    const auto write = [](const std::string& file, const std::string& text) {
+        std::ofstream out(file);
+        out << text;
+        out.close();
+        if (!out) throw std::runtime_error("cannot write GTKWave file '" + file + "'");
+    };
+    std::vector<unsigned> ids;
+    for (unsigned u = 0; u < m_layout.units; ++u)
+        ids.push_back(m_layout.clients(u) + (u < m_layout.servers.size() && m_layout.servers[u] ? 1 : 0));
+    write(files[1], gtkw_state_filter());
+    write(files[2], gtkw_op_filter());
+    write(files[3], gtkw_owner_filter(ids, m_layout.servers));
+    // Absolute paths: GTKWave opens filter files relative to its working directory.
+    const auto abs = [](const std::string& f) { return std::filesystem::absolute(f).lexically_normal().string(); };
+    // The last value change: the kernel's own end (sc_time_stamp) can lie
+    // later (pollers), which would only add an empty stretch.
+    const sc_core::sc_time end =
+        m_vcd->latest_change() > sc_core::SC_ZERO_TIME ? m_vcd->latest_change() : sc_core::sc_time_stamp();
+    write(files[0], gtkw_save_file(m_vcd->traced(), end.value(), {abs(files[1]), abs(files[2]), abs(files[3])},
+                                   "syncron-sim --gtkw: every signal of " + m_vcd->file() + " (" +
+                                       m_params.workload.name + ", " + to_string(m_params.platform.scheme) + ")"));
 }
 
 void TraceSession::attach(const TraceOptions& options, NdpPlatform& platform, std::function<uint64_t()> operations) {
     const auto& vars = platform.syncvars();
-    for (const uint64_t v : options.vars)
+    std::vector<uint64_t> traced = options.vars;
+    if (options.first_var) {
+        if (vars.empty())
+            throw std::runtime_error("--trace-var first: the workload created no synchronization variable");
+        if (std::find(traced.begin(), traced.end(), vars.front()) == traced.end()) traced.push_back(vars.front());
+    }
+    for (const uint64_t v : traced)
         if (std::find(vars.begin(), vars.end(), v) == vars.end()) {
             std::ostringstream known;
             for (size_t i = 0; i < vars.size() && i < 8; ++i) known << (i ? ", " : "") << hex(vars[i]);
@@ -66,7 +120,7 @@ void TraceSession::attach(const TraceOptions& options, NdpPlatform& platform, st
             layout.local_waiting_bits = m_params.platform.units * m_params.platform.cores_per_unit;
         layout.st_entries = m_params.se.st_entries;
         layout.counters = m_params.se.indexing_counters;
-        layout.traced_vars = options.vars;
+        layout.traced_vars = traced;
         for (const auto& l : platform.links()) layout.links.emplace_back(l->src_unit(), l->dst_unit());
         if (m_params.platform.timing == Timing::at)
             for (unsigned u = 0; u < m_params.platform.units; ++u)
@@ -78,13 +132,19 @@ void TraceSession::attach(const TraceOptions& options, NdpPlatform& platform, st
         layout.vault_of = [&map](uint64_t a) {
             return map.is_memory(a) ? std::make_pair(map.home_unit(a), map.vault_of(a)) : std::make_pair(~0u, ~0u);
         };
+        m_layout = layout;
         m_vcd = std::make_unique<VcdRecorder>("vcd", m_vcd_path, layout, options.filter);
         m_fanout.add(m_vcd.get());
     }
-    for (const uint64_t v : options.vars) platform.trace_var(v);
+    for (const uint64_t v : traced) platform.trace_var(v);
     if (!m_fanout.empty()) platform.attach_trace(&m_fanout);
     if (options.progress) {
         m_progress = std::make_unique<ProgressReporter>("progress", std::move(operations));
+        // Every workload completes its ops on every client core (stats: operations).
+        const WorkloadRegistry& registry = WorkloadRegistry::instance();
+        const WorkloadParams w =
+            registry.has(m_params.workload.name) ? registry.resolve(m_params.workload) : m_params.workload;
+        m_progress->set_total(uint64_t{w.ops.value_or(0)} * m_params.platform.client_cores);
         // Its wake-ups must not outlive the model.
         platform.on_finished([p = m_progress.get()] { p->stop(); });
     }
@@ -110,6 +170,7 @@ void TraceSession::close(const std::string& status) {
         });
     if (m_json) guarded([&] { m_json->close(); });
     if (m_vcd) guarded([&] { m_vcd->close(); });
+    if (m_vcd) guarded([&] { write_gtkw(); });
     if (!failure.empty()) std::cerr << "syncron-sim: closing traces: " << failure << "\n";
 }
 

@@ -5,10 +5,12 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "models/common/params.h"
 #include "models/tlm/trace_sink.h"
 #include "platforms/simulation.h"
+#include "traces/vcd_recorder.h"
 
 namespace syncron {
 
@@ -34,11 +36,16 @@ public:
     void close(const std::string& status);
 
 private:
+    std::vector<std::string> gtkw_files() const; ///< the save file, then its three filter files
+    void write_gtkw();                           ///< --gtkw, after the VCD is closed
+
     TraceFanout m_fanout;
     SimParams m_params;
     std::string m_vcd_path;
+    std::string m_gtkw_path;
     std::unique_ptr<TransactionDb> m_db;
     std::unique_ptr<TimelineJson> m_json;
+    VcdLayout m_layout; ///< what the VCD recorder declared
     std::unique_ptr<VcdRecorder> m_vcd;
     std::unique_ptr<ProgressReporter> m_progress;
     bool m_closed = false;

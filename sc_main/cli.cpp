@@ -153,9 +153,13 @@ Described describe() {
         ("trace-filter", po::value<std::string>()->value_name("PATTERN"),
          "only trace VCD signals whose name matches the glob PATTERN, comma-separated list "
          "(e.g. 'unit0.*,link*'; default: all)")
-        ("trace-var", po::value<std::vector<std::string>>()->value_name("ADDR")->composing(),
-         "trace a synchronization variable (hex 0x... or decimal address; repeatable) in the VCD "
-         "(lock owner, waiting lists, barrier count, semaphore resources)")
+        ("trace-var", po::value<std::vector<std::string>>()->value_name("ADDR|first")->composing(),
+         "trace a synchronization variable (hex 0x... or decimal address, or first = the first one "
+         "the workload creates; repeatable) in the VCD (lock owner, waiting lists, barrier count, "
+         "semaphore resources)")
+        ("gtkw", po::value<std::string>()->value_name("FILE.gtkw"),
+         "with --vcd: write a GTKWave save file for exactly this run's signals, opening zoomed to the "
+         "whole run, rows labelled, state/op/lock owner by name (view: gtkwave FILE.vcd FILE.gtkw)")
         ("trace-db", po::value<std::string>()->value_name("FILE.db"),
          "write every message and memory transaction to an SQLite database (default: none)")
         ("trace-json", po::value<std::string>()->value_name("FILE.json"),
@@ -239,6 +243,10 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     if (vm.count("trace-filter")) out.traces.filter = vm["trace-filter"].as<std::string>();
     if (vm.count("trace-var"))
         for (const auto& text : vm["trace-var"].as<std::vector<std::string>>()) {
+            if (text == "first") {
+                out.traces.first_var = true;
+                continue;
+            }
             size_t used = 0;
             uint64_t v = 0;
             try {
@@ -249,11 +257,14 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
             if (used != text.size() || text.empty() || text[0] == '-')
                 throw CliError("invalid value '" + text +
                                "' for option '--trace-var': expected an address "
-                               "(hex 0x... or decimal)");
+                               "(hex 0x... or decimal) or first");
             out.traces.vars.push_back(v);
         }
-    if (!out.traces.vars.empty() && out.traces.vcd.empty())
+    if ((!out.traces.vars.empty() || out.traces.first_var) && out.traces.vcd.empty())
         throw CliError("option '--trace-var' needs '--vcd FILE' (traced variables appear in the waveforms)");
+    file_option("gtkw", out.traces.gtkw);
+    if (!out.traces.gtkw.empty() && out.traces.vcd.empty())
+        throw CliError("option '--gtkw' needs '--vcd FILE' (the save file shows the waveforms' signals)");
 
     // Check every flag before loading the preset, so a typo is reported as such.
     auto flag = [&](const char* name) -> std::optional<std::string> {
@@ -286,7 +297,7 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
         if (scheme)
             throw CliError("'--scheme " + *scheme +
                            "' and '--compare' disagree: --compare runs its own list of schemes");
-        if (out.traces.any() || !out.traces.vars.empty())
+        if (out.traces.any() || !out.traces.vars.empty() || out.traces.first_var)
             throw CliError("'--compare' runs one simulation per scheme: the trace options (--vcd, --trace-db, "
                            "--trace-json) record a single run; run that scheme alone with --scheme");
     }

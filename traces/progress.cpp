@@ -61,14 +61,34 @@ void ProgressReporter::tick() {
     m_wake.notify(delay);
 }
 
+std::string ProgressReporter::format_line(double sim_us, uint64_t ops, uint64_t total, double host_s) {
+    const auto n = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+    char line[200];
+    if (total == 0) {
+        std::snprintf(line, sizeof line, "[syncron] sim %.3f us | ops %llu | host %.1f s", sim_us, n(ops), host_s);
+        return line;
+    }
+    // Rounded down, so 100% means done.
+    const unsigned percent = ops >= total ? 100u : static_cast<unsigned>(ops * 100.0 / static_cast<double>(total));
+    int len = std::snprintf(line, sizeof line, "[syncron] %3u%% | sim %.3f us | ops %llu/%llu | host %.1f s", percent,
+                            sim_us, n(ops), n(total), host_s);
+    if (ops > 0 && ops < total && len > 0 && static_cast<size_t>(len) < sizeof line) {
+        const double left = host_s * static_cast<double>(total - ops) / static_cast<double>(ops);
+        std::snprintf(line + len, sizeof line - static_cast<size_t>(len), " | left ~%.1f s", left);
+    }
+    return line;
+}
+
 void ProgressReporter::print(bool final_line) {
     const double sim_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
     const double host_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_host_start).count();
-    const unsigned long long ops = m_ops ? static_cast<unsigned long long>(m_ops()) : 0ULL;
-    char line[160];
-    std::snprintf(line, sizeof line, "\r[syncron] sim %.3f us | ops %llu | host %.1f s%s", sim_us, ops, host_s,
-                  final_line ? "\n" : "");
-    m_out << line << std::flush;
+    const uint64_t ops = m_ops ? m_ops() : 0;
+    std::string line = format_line(sim_us, ops, m_total, host_s);
+    const size_t len = line.size();
+    // Blanks over what a longer earlier line left on the terminal.
+    if (len < m_last_len) line.append(m_last_len - len, ' ');
+    m_last_len = len;
+    m_out << '\r' << line << (final_line ? "\n" : "") << std::flush;
     ++m_lines;
 }
 

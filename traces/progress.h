@@ -1,8 +1,10 @@
 #pragma once
 // Progress line on the terminal while a simulation runs:
-//   \r[syncron] sim 12.345 us | ops 12345 | host 3.2 s
+//   \r[syncron]  45% | sim 12.345 us | ops 540/1200 | host 3.2 s | left ~3.9 s
 // rewritten at most every 0.5 s of host time, and a final line + newline
-// when the run ends (finish()).
+// when the run ends (finish()). The percentage and the estimated host time
+// left appear when the total is known (set_total()); without it the line is
+//   \r[syncron] sim 12.345 us | ops 12345 | host 3.2 s
 //
 // Active only when stderr is a terminal (isatty(2)) or `force`; otherwise it
 // spawns no process and writes nothing at all.
@@ -38,6 +40,7 @@
 #include <cstdint>
 #include <functional>
 #include <iostream>
+#include <string>
 
 #include <systemc>
 
@@ -55,6 +58,14 @@ public:
     void finish();
 
     bool active() const { return m_active; }
+    /// Operations the whole run will complete (e.g. ops per core x cores);
+    /// 0 = unknown (no percentage, no estimate).
+    void set_total(uint64_t operations) { m_total = operations; }
+    /// One line (without the leading '\r' and the newline): the percentage
+    /// and the estimate of the host time left (host time so far scaled by
+    /// the operations still to do) when `total` > 0; the estimate needs a
+    /// completed operation and is left out once the run is done.
+    static std::string format_line(double sim_us, uint64_t ops, uint64_t total, double host_s);
     /// Simulated time between host-clock checks (default 10 us). Set before sc_start().
     void set_check_period(const sc_core::sc_time& period) { m_period = period; }
     /// Minimum host time between two lines (default 0.5 s).
@@ -80,6 +91,8 @@ private:
     uint64_t m_lines = 0;
     uint64_t m_checks = 0;
     uint64_t m_last_ops = 0;
+    uint64_t m_total = 0;
+    size_t m_last_len = 0;
     unsigned m_idle_checks = 0;
     unsigned m_stall_checks = 10;
     sc_core::sc_time m_period;

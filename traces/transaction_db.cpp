@@ -200,14 +200,22 @@ void TransactionDb::step(sqlite3_stmt* st, const char* table) {
     if (rc != SQLITE_DONE) fail(std::string("cannot insert into ") + table);
 }
 
-double TransactionDb::ns(const sc_core::sc_time& t) {
-    if (t.value() == 0) return 0.0;
+double TransactionDb::ns(const sc_core::sc_time& t) { return ns_between(sc_core::SC_ZERO_TIME, t); }
+
+double TransactionDb::ns_between(const sc_core::sc_time& from, const sc_core::sc_time& to) {
+    // From the integer tick counts, one division: the value is the decimal
+    // number of ns rounded to the resolution (1 ps: three decimals), with no
+    // float noise from subtracting two already divided times.
+    const sc_core::sc_time::value_type a = from.value(), b = to.value();
+    if (a == b) return 0.0;
     if (m_ticks_per_ns == 0) {
         // Records carry non-zero times, so the resolution is fixed by now.
-        const double one = sc_core::sc_time(1, sc_core::SC_NS).to_double();
-        m_ticks_per_ns = one > 0 ? one : -1;
+        const sc_core::sc_time one(1, sc_core::SC_NS);
+        m_ticks_per_ns = one.value() > 0 ? static_cast<double>(one.value()) : -1;
+        m_ns_per_tick = sc_core::sc_get_time_resolution().to_seconds() * 1e9;
     }
-    return m_ticks_per_ns > 0 ? t.to_double() / m_ticks_per_ns : t.to_seconds() * 1e9;
+    const double ticks = b >= a ? static_cast<double>(b - a) : -static_cast<double>(a - b);
+    return m_ticks_per_ns > 0 ? ticks / m_ticks_per_ns : ticks * m_ns_per_tick;
 }
 
 void TransactionDb::row_written() {
@@ -225,7 +233,7 @@ void TransactionDb::on_message(const MessageRecord& r) {
     Binder{st}
         .d(sent)
         .d(arrived)
-        .d(arrived - sent)
+        .d(ns_between(r.sent, r.arrived))
         .ep(r.src)
         .ep(r.dst)
         .s(to_string(r.msg.op))
@@ -255,7 +263,7 @@ void TransactionDb::on_service(const ServiceRecord& r) {
         .d(arrival)
         .d(start)
         .d(ns(r.end))
-        .d(start - arrival)
+        .d(ns_between(r.arrival, r.start))
         .i(r.st_occupancy)
         .i(r.buffer_waiting)
         .i(r.counters_in_use)
@@ -290,7 +298,7 @@ void TransactionDb::on_memory(const MemoryRecord& r) {
         .d(ns(r.end_req))
         .d(ns(r.begin_resp))
         .d(end)
-        .d(end - begin)
+        .d(ns_between(r.begin, r.end))
         .i(r.at);
     step(st, "memory");
     ++m_rows[t_memory];

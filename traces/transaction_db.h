@@ -74,6 +74,7 @@ private:
     void step(sqlite3_stmt* st, const char* table);
     void row_written();
     double ns(const sc_core::sc_time& t);
+    double ns_between(const sc_core::sc_time& from, const sc_core::sc_time& to); ///< to - from
 
     std::string m_path;
     AddrFn m_home_unit, m_vault_of;
@@ -85,7 +86,8 @@ private:
     std::set<std::string> m_meta_keys;
     std::size_t m_in_batch = 0;
     bool m_in_txn = false;
-    double m_ticks_per_ns = 0; ///< resolution ticks per ns, set at the first record
+    double m_ticks_per_ns = 0; ///< resolution ticks per ns, set at the first record (-1: coarser than 1 ns)
+    double m_ns_per_tick = 0;  ///< used when the resolution is coarser than 1 ns
 };
 
 } // namespace syncron

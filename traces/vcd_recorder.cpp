@@ -150,6 +150,14 @@ unsigned VcdRecorder::operation_code(const char* operation) {
     return 255;
 }
 
+std::vector<std::pair<unsigned, std::string>> VcdRecorder::operation_names() {
+    std::vector<std::pair<unsigned, std::string>> out;
+    for (const auto& o : kOperations)
+        if (std::none_of(out.begin(), out.end(), [&](const auto& e) { return e.first == o.code; }))
+            out.emplace_back(o.code, o.code == 0 ? "none" : o.name);
+    return out;
+}
+
 std::string VcdRecorder::var_scope(uint64_t addr) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "var_0x%llx", static_cast<unsigned long long>(addr));
@@ -199,6 +207,13 @@ VcdRecorder::Sig* VcdRecorder::declare(const std::string& name, Sig::Kind kind, 
         break;
     }
     return &s;
+}
+
+std::vector<TracedSignal> VcdRecorder::traced() const {
+    std::vector<TracedSignal> out;
+    out.reserve(m_sigs.size());
+    for (const auto& s : m_sigs) out.push_back({s.name, s.width});
+    return out;
 }
 
 std::vector<std::string> VcdRecorder::signals() const {
@@ -311,6 +326,7 @@ VcdRecorder::~VcdRecorder() {
 
 void VcdRecorder::push(Change&& c) {
     c.seq = m_seq++;
+    if (c.at > m_latest) m_latest = c.at;
     m_pending.push(std::move(c));
 }
 

@@ -70,6 +70,12 @@ struct VcdLayout {
     unsigned clients(unsigned unit) const;
 };
 
+/// A traced VCD signal: its name (as in the table above) and bit width.
+struct TracedSignal {
+    std::string name;
+    unsigned width = 1;
+};
+
 class VcdRecorder : public sc_core::sc_module, public TraceSink {
 public:
     SC_HAS_PROCESS(VcdRecorder);
@@ -100,6 +106,9 @@ public:
 
     const std::string& file() const { return m_file; } ///< the VCD written
     std::vector<std::string> signals() const;          ///< traced names, declaration order
+    std::vector<TracedSignal> traced() const;          ///< the same with their widths
+    /// The latest time of any value change recorded so far (written or pending).
+    sc_core::sc_time latest_change() const { return m_latest; }
     size_t pending() const { return m_pending.size(); }
     uint64_t late_changes() const { return m_late; }   ///< applied after their time (shown at arrival)
     uint64_t stale_changes() const { return m_stale; } ///< dropped: older than the value shown
@@ -117,6 +126,9 @@ public:
     /// call's message opcode (lock_acquire_local, cond_broad_local, ...) maps
     /// to the call.
     static unsigned operation_code(const char* operation);
+    /// (code, name) of every operation code, the call's own name first for
+    /// each code (the table operation_code() reads; GTKWave filter files).
+    static std::vector<std::pair<unsigned, std::string>> operation_names();
     /// lock_owner value of a lock held by core `core` of unit `se`.
     static uint32_t owner_code(unsigned se, unsigned core) { return se * 1000u + core + 1u; }
     /// "var_0x<hex>": the scope of a traced variable.
@@ -185,6 +197,7 @@ private:
     std::map<std::pair<unsigned, unsigned>, Sig*> m_vaults; // requests in flight
     std::priority_queue<Change, std::vector<Change>, std::greater<Change>> m_pending;
     uint64_t m_seq = 0;
+    sc_core::sc_time m_latest;
     uint64_t m_late = 0, m_stale = 0;
     sc_core::sc_event m_wake;
 };

@@ -250,6 +250,35 @@ TEST_CASE("trace db: a message's fields and latency", "[traces][db]") {
     CHECK(r.number("SELECT SUM(latency_ns - (arrived_ns - sent_ns)) FROM messages") == 0.0);
 }
 
+TEST_CASE("trace db: times are exact decimals of the resolution, without float noise", "[traces][db]") {
+    // 1234.6 - 1188.2 in doubles is 46.399999999999864; the recorder computes
+    // differences from the integer ticks (1 ps) and divides once.
+    TempDb f("noise");
+    const sc_time sent(1188200, sc_core::SC_PS), arrived(1234600, sc_core::SC_PS);
+    {
+        TransactionDb db(f.path);
+        MessageRecord m = message(Endpoint::core(0, 1), Endpoint::se(0), Opcode::lock_acquire_local, 0x40, 0, 0);
+        m.sent = sent;
+        m.arrived = arrived;
+        db.on_message(m);
+        ServiceRecord s = service(0, Opcode::lock_acquire_local, 0x40, 0, 0, 0, 1);
+        s.arrival = sent;
+        s.start = arrived;
+        s.end = sc_time(1234999, sc_core::SC_PS);
+        db.on_service(s);
+        MemoryRecord mem;
+        mem.begin = sc_time(400, sc_core::SC_PS);
+        mem.end = sc_time(46800, sc_core::SC_PS);
+        db.on_memory(mem);
+    }
+    Reader r(f.path);
+    CHECK(r.query("SELECT sent_ns, arrived_ns, latency_ns FROM messages") ==
+          std::vector<Row>{{"1188.2", "1234.6", "46.4"}});
+    CHECK(r.query("SELECT arrival_ns, start_ns, end_ns, wait_ns FROM services") ==
+          std::vector<Row>{{"1188.2", "1234.6", "1234.999", "46.4"}});
+    CHECK(r.query("SELECT begin_ns, end_ns, latency_ns FROM memory") == std::vector<Row>{{"0.4", "46.8", "46.4"}});
+}
+
 TEST_CASE("trace db: services, memory, core states, links and queues fields", "[traces][db]") {
     TempDb f("fields");
     {

@@ -573,3 +573,37 @@ TEST_CASE("traces: progress: a deadlocked model next to another poller still ret
     p.finish();
     CHECK(out.str().find("ops 0") != std::string::npos);
 }
+
+TEST_CASE("traces: progress: the line shows percentage and time left when the total is known", "[traces][progress]") {
+    // 300 of 1200 operations in 2.0 s of host time: 25%, 3 times as much to go.
+    CHECK(ProgressReporter::format_line(12.3456, 300, 1200, 2.0) ==
+          "[syncron]  25% | sim 12.346 us | ops 300/1200 | host 2.0 s | left ~6.0 s");
+    // Rounded down: 100% only when done; no estimate before the first operation or once done.
+    CHECK(ProgressReporter::format_line(1.0, 1199, 1200, 10.0) ==
+          "[syncron]  99% | sim 1.000 us | ops 1199/1200 | host 10.0 s | left ~0.0 s");
+    CHECK(ProgressReporter::format_line(0.0, 0, 1200, 0.1) ==
+          "[syncron]   0% | sim 0.000 us | ops 0/1200 | host 0.1 s");
+    CHECK(ProgressReporter::format_line(29.0, 1200, 1200, 4.25) ==
+          "[syncron] 100% | sim 29.000 us | ops 1200/1200 | host 4.2 s");
+    // Total unknown: the plain line.
+    CHECK(ProgressReporter::format_line(12.3456, 300, 0, 2.0) == "[syncron] sim 12.346 us | ops 300 | host 2.0 s");
+}
+
+TEST_CASE("traces: progress: a reporter with a total prints the percentage", "[traces][progress]") {
+    std::ostringstream out;
+    Worker w("worker", 40, sc_time(1, sc_core::SC_US));
+    ProgressReporter p(
+        "progress", [&w] { return w.ops; }, out, true);
+    p.set_total(40);
+    p.set_min_interval(0);
+    w.reporter = &p;
+    sc_core::sc_start();
+    const std::string s = out.str();
+    INFO(s);
+    // Lines at every check (10 us): a percentage under 100 with an estimate.
+    CHECK(s.find("% | sim 10.000 us | ops ") != std::string::npos);
+    CHECK(s.find("/40 | host ") != std::string::npos);
+    CHECK(s.find(" | left ~") != std::string::npos);
+    CHECK(s.find("\r[syncron] 100% | sim 40.000 us | ops 40/40 | host ") != std::string::npos);
+    CHECK(s.back() == '\n');
+}

@@ -566,7 +566,8 @@ TEST_CASE("vcd: core operation codes and names", "[traces][vcd]") {
 
 TEST_CASE("vcd: the GTKWave save files name signals the recorder writes", "[traces][vcd]") {
     // The default platform: 4 units x 15 client cores, every link direction,
-    // --trace-var 0x10000 (the first variable a workload creates in unit 0).
+    // --trace-var 0x10000 (the default lock workload's first variable);
+    // test_traces_gtkw.cpp checks the same files against a real run's VCD.
     VcdLayout layout;
     layout.units = 4;
     layout.client_cores = {15, 15, 15, 15};
@@ -604,6 +605,7 @@ TEST_CASE("vcd: the GTKWave save files name signals the recorder writes", "[trac
             }
             if (line[0] == '[' || line[0] == '-' || line[0] == '*' || line[0] == '^' || line[0] == '#') continue;
             INFO(line);
+            if (line[0] == '+') line = line.substr(line.find("} ") + 2); // "+{label} signal"
             CHECK(gtkwave_names.count(line) == 1);
             ++signals;
         }

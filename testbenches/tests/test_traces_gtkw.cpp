@@ -1,0 +1,299 @@
+// GTKWave save files: the ones --gtkw writes and the ones shipped in traces/
+// name only signals that exist in the VCD of the run they belong to, label
+// every row, open zoomed to the whole run, and use translate filter files
+// that are generated from the recorder's own tables.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fnmatch.h>
+
+#include "testbenches/tests/sim_binary.h"
+#include "traces/gtkw_save_file.h"
+#include "traces/vcd_recorder.h"
+
+using namespace syncron;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+    std::ifstream f(path);
+    INFO(path);
+    REQUIRE(f.good());
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+std::string tmp(const std::string& name) { return syncron::test::temp_path("syncron_gtkw_", name); }
+
+/// The signals a VCD declares (names without "SystemC.", declaration order)
+/// and the time of its last value change.
+struct Vcd {
+    std::vector<TracedSignal> signals;
+    std::set<std::string> gtkwave_names; ///< as GTKWave names them: SystemC.a.b[15:0]
+    uint64_t last_time = 0;
+};
+
+Vcd read_vcd(const std::string& path) {
+    Vcd v;
+    std::ifstream in(path);
+    INFO(path);
+    REQUIRE(in.good());
+    std::vector<std::string> scopes;
+    std::string line;
+    bool body = false;
+    uint64_t stamp = 0;
+    while (std::getline(in, line)) {
+        if (body) {
+            if (!line.empty() && line[0] == '#')
+                stamp = std::stoull(line.substr(1));
+            else if (!line.empty() && line[0] != '$')
+                v.last_time = stamp; // a value change at `stamp`
+            continue;
+        }
+        std::istringstream ls(line);
+        std::string tok;
+        ls >> tok;
+        if (tok == "$scope") {
+            std::string kind, name;
+            ls >> kind >> name;
+            scopes.push_back(name);
+        } else if (tok == "$upscope") {
+            scopes.pop_back();
+        } else if (tok == "$var") {
+            std::string type, width, id, ref, range;
+            ls >> type >> width >> id >> ref >> range;
+            std::string full;
+            for (const auto& s : scopes) full += s + ".";
+            full += ref;
+            REQUIRE(full.rfind("SystemC.", 0) == 0);
+            v.signals.push_back({full.substr(8), static_cast<unsigned>(std::stoul(width))});
+            v.gtkwave_names.insert(full + (range != "$end" ? range : ""));
+        } else if (tok == "$enddefinitions") {
+            body = true;
+        }
+    }
+    return v;
+}
+
+/// What a save file names.
+struct SaveFile {
+    std::vector<std::string> signals; ///< signal rows, alias stripped
+    std::vector<std::string> aliases; ///< one per signal row ("" = none)
+    std::vector<std::string> filters; ///< paths of the ^ lines
+    double zoom = 1;                  ///< from the "*" line; 1 = none
+};
+
+SaveFile read_gtkw(const std::string& path) {
+    SaveFile f;
+    std::istringstream in(slurp(path));
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '[' || line[0] == '@' || line[0] == '-') continue;
+        if (line[0] == '*') {
+            f.zoom = std::stod(line.substr(1));
+        } else if (line[0] == '^') {
+            f.filters.push_back(line.substr(line.find(' ') + 1));
+        } else if (line[0] == '+') {
+            const size_t close = line.find("} ");
+            REQUIRE(close != std::string::npos);
+            f.aliases.push_back(line.substr(2, close - 2));
+            f.signals.push_back(line.substr(close + 2));
+        } else {
+            f.aliases.emplace_back();
+            f.signals.push_back(line);
+        }
+    }
+    return f;
+}
+
+void check_names_exist(const SaveFile& f, const Vcd& v, const std::string& what) {
+    INFO(what);
+    CHECK_FALSE(f.signals.empty());
+    for (const auto& s : f.signals) {
+        INFO(s);
+        CHECK(v.gtkwave_names.count(s) == 1);
+    }
+    for (const auto& a : f.aliases) CHECK_FALSE(a.empty()); // every row labelled
+}
+
+std::vector<TracedSignal> matching(const Vcd& v, const std::vector<std::string>& globs) {
+    std::vector<TracedSignal> out;
+    for (const auto& s : v.signals)
+        for (const auto& g : globs)
+            if (fnmatch(g.c_str(), s.name.c_str(), 0) == 0) {
+                out.push_back(s);
+                break;
+            }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("traces: gtkw: filter files come from the recorder's tables", "[traces][gtkw]") {
+    const std::string state = gtkw_state_filter();
+    CHECK(state == "0 computing\n1 memory\n2 waiting_sync\n3 done\n");
+    const std::string op = gtkw_op_filter();
+    // One line per code, the call's own name (not the _local message opcode).
+    CHECK(op.find("\n10 lock_acquire\n") != std::string::npos);
+    CHECK(op.find("\n18 cond_broadcast\n") != std::string::npos);
+    CHECK(op.find("lock_acquire_local") == std::string::npos);
+    CHECK(op.rfind("0 none\n", 0) == 0);
+    CHECK(op.find("\n255 other\n") != std::string::npos);
+    for (const auto& [code, name] : VcdRecorder::operation_names()) {
+        INFO(name);
+        CHECK(VcdRecorder::operation_code(name == "none" ? "" : name.c_str()) == code);
+    }
+    const std::string owner = gtkw_owner_filter({2, 3}, {false, true});
+    CHECK(owner == "0 free\n1 u0.core0\n2 u0.core1\n1001 u1.core0\n1002 u1.core1\n1003 u1.server\n");
+    CHECK(VcdRecorder::owner_code(2, 7) == 2008);
+    CHECK(gtkw_owner_filter({16, 16, 16, 16}).find("\n2008 u2.core7\n") != std::string::npos);
+}
+
+TEST_CASE("traces: gtkw: the zoom is GTKWave's Zoom Full for the run", "[traces][gtkw]") {
+    // Zoom Full: -log2((last - first + 1) / (width - 4) * 200), at most 0.
+    CHECK(gtkw_zoom_full(29'000'000, 1004) == Approx(-std::log2(29'000'001.0 / 1000.0 * 200.0)));
+    CHECK(gtkw_zoom_full(29'000'000) == Approx(-22.4734).margin(0.001)); // the 996-pixel pane of a 1000 one
+    CHECK(gtkw_zoom_full(0) == 0.0);                                     // nothing to zoom out to
+    CHECK(gtkw_zoom_full(1'000'000) > gtkw_zoom_full(2'000'000));
+}
+
+TEST_CASE("traces: gtkw: --gtkw writes a save file for exactly the run's signals", "[traces][gtkw]") {
+    const std::string vcd = tmp("run.vcd"), gtkw = tmp("run.gtkw");
+    const auto r = syncron::test::run_sim("--workload barrier --units 2 --cores 6 --ops 4 --timing at --scheme hier "
+                                          "--vcd " +
+                                          vcd + " --trace-var first --gtkw " + gtkw);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    const Vcd v = read_vcd(vcd);
+    const SaveFile f = read_gtkw(gtkw);
+    check_names_exist(f, v, gtkw);
+    // Exactly the VCD's signals (SystemC orders the VCD's scopes its own way).
+    std::vector<std::string> want, got = f.signals;
+    for (const auto& s : v.signals) want.push_back(gtkw_signal_name(s));
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    CHECK(got == want);
+    // The first barrier variable (0x50040 on 2 units under hier), the server cores, the AT queues.
+    const std::string text = slurp(gtkw);
+    CHECK(text.find("+{0x50040 @SE1 barrier_count} SystemC.var_0x50040.unit1.barrier_count[31:0]") !=
+          std::string::npos);
+    CHECK(text.find("+{u1.server state} SystemC.unit1.server.state[1:0]") != std::string::npos);
+    CHECK(text.find("-AT queues") != std::string::npos);
+    // Zoomed to the whole run.
+    CHECK(f.zoom == Approx(gtkw_zoom_full(v.last_time)).margin(0.05));
+    CHECK(f.zoom < -10);
+    // Filter files next to it, absolute paths, the generated contents.
+    REQUIRE(f.filters.size() >= 3);
+    for (const auto& p : f.filters) {
+        INFO(p);
+        CHECK(fs::path(p).is_absolute());
+        CHECK(fs::exists(p));
+    }
+    CHECK(slurp(tmp("run_state.txt")) == gtkw_state_filter());
+    CHECK(slurp(tmp("run_op.txt")) == gtkw_op_filter());
+    const std::string owner = slurp(tmp("run_owner.txt"));
+    CHECK(owner.find("\n1003 u1.core2\n1004 u1.server\n") != std::string::npos); // 3 clients + the server
+    for (const char* f2 : {"run.vcd", "run.gtkw", "run_state.txt", "run_op.txt", "run_owner.txt"})
+        std::remove(tmp(f2).c_str());
+}
+
+TEST_CASE("traces: gtkw: bad --gtkw use fails before simulating", "[traces][gtkw]") {
+    auto r = syncron::test::run_sim("--gtkw x.gtkw");
+    CHECK(r.status == 2);
+    CHECK_THAT(r.out, Catch::Contains("'--gtkw' needs '--vcd FILE'"));
+    r = syncron::test::run_sim("--vcd " + tmp("bad.vcd") + " --gtkw /nonexistent-syncron-dir/x.gtkw");
+    CHECK(r.status == 1);
+    CHECK_THAT(r.out, Catch::Contains("cannot write GTKWave file '/nonexistent-syncron-dir/x.gtkw'"));
+    CHECK_THAT(r.out, Catch::Matches("(.|\n)*simulated time +0\\.0 ns(.|\n)*"));
+    std::remove(tmp("bad.vcd").c_str());
+}
+
+TEST_CASE("traces: gtkw: --trace-var first traces the workload's first variable", "[traces][gtkw]") {
+    // The default 4 units: the first semaphore is 0x10080 (docs/traces.md's table).
+    const std::string vcd = tmp("first.vcd");
+    const auto r = syncron::test::run_sim("--workload semaphore --ops 2 --vcd " + vcd + " --trace-var first");
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    const Vcd v = read_vcd(vcd);
+    CHECK(v.gtkwave_names.count("SystemC.var_0x10080.unit0.sem_resources[31:0]") == 1);
+    std::remove(vcd.c_str());
+    // A wrong address lists the valid ones.
+    const auto bad = syncron::test::run_sim("--workload semaphore --ops 2 --vcd " + vcd + " --trace-var 0x10000");
+    CHECK(bad.status == 1);
+    CHECK_THAT(bad.out, Catch::Contains("the workload's variables: 0x10080"));
+    std::remove(vcd.c_str());
+}
+
+TEST_CASE("traces: gtkw: the shipped save files fit the default run", "[traces][gtkw]") {
+    // The documented commands: syncron-sim --vcd run.vcd [--trace-var first],
+    // then gtkwave run.vcd traces/<file>.gtkw from the repository root.
+    const std::string vcd = tmp("default.vcd");
+    const auto r = syncron::test::run_sim("--vcd " + vcd + " --trace-var first");
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    const Vcd v = read_vcd(vcd);
+    const fs::path src = SYNCRON_SOURCE_DIR;
+    const bool update = std::getenv("SYNCRON_UPDATE_GOLDEN") != nullptr;
+    const GtkwFilterPaths filters{"traces/core_state.txt", "traces/core_op.txt", "traces/lock_owner.txt"};
+    const std::string regenerate = "regenerate: SYNCRON_UPDATE_GOLDEN=1 build/testbenches/tests/test_traces "
+                                   "\"traces: gtkw: the shipped save files fit the default run\"";
+
+    // Filter files: the generated tables (lock owners of the default 4 x 16 cores).
+    const std::vector<std::pair<std::string, std::string>> filter_files = {
+        {"traces/core_state.txt", gtkw_state_filter()},
+        {"traces/core_op.txt", gtkw_op_filter()},
+        {"traces/lock_owner.txt", gtkw_owner_filter({16, 16, 16, 16})}};
+    struct Shipped {
+        const char* file;
+        std::vector<std::string> globs;
+        const char* title;
+    };
+    const std::string common =
+        "Made by the generator of syncron-sim --gtkw for the default run (hmc4, lock, 4 units x 15\n"
+        "client cores), zoomed to its whole length; other runs: syncron-sim --vcd run.vcd --gtkw run.gtkw.\n"
+        "Open from the repository root (the filter files are named relative to it).\n" +
+        regenerate;
+    const std::vector<Shipped> shipped = {
+        {"traces/se.gtkw", {"unit*.se.*"}, "SynCron SEs, one group per SE: gtkwave run.vcd traces/se.gtkw"},
+        {"traces/cores.gtkw",
+         {"unit*.core*.*", "unit*.server.*"},
+         "NDP cores, one group per unit: gtkwave run.vcd traces/cores.gtkw"},
+        {"traces/lock_handoff.gtkw",
+         {"var_0x10000.*.lock_owner", "var_0x10000.*waiting", "var_0x10000.*.buffered", "var_0x10000.*.in_memory",
+          "unit*.se.*"},
+         "Lock hand-off of the default workload's first lock (0x10000) across the SEs, plus the SEs:\n"
+         "syncron-sim --vcd run.vcd --trace-var first; gtkwave run.vcd traces/lock_handoff.gtkw"},
+    };
+
+    for (const auto& [file, text] : filter_files) {
+        INFO(file);
+        if (update) std::ofstream(src / file) << text;
+        CHECK(slurp((src / file).string()) == text);
+    }
+    for (const auto& s : shipped) {
+        INFO(s.file);
+        INFO(regenerate);
+        const std::string want =
+            gtkw_save_file(matching(v, s.globs), v.last_time, filters, std::string(s.title) + "\n" + common);
+        if (update) std::ofstream(src / s.file) << want;
+        const SaveFile f = read_gtkw((src / s.file).string());
+        check_names_exist(f, v, s.file);
+        for (const auto& p : f.filters) {
+            INFO(p);
+            CHECK(fs::exists(src / p));
+        }
+        CHECK(f.zoom == Approx(gtkw_zoom_full(v.last_time)).margin(0.05));
+        CHECK(slurp((src / s.file).string()) == want);
+    }
+    std::remove(vcd.c_str());
+}
