@@ -4,6 +4,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "platforms/build_info.h"
 #include "platforms/config/config.h"
 #include "platforms/run_in_child.h"
 #include "platforms/run_summary.h"
@@ -64,6 +65,7 @@ json Comparison::to_json() const {
     for (const auto& r : rows) rs.push_back(r.to_json());
     out["rows"] = rs;
     out["runs"] = runs;
+    out["build"] = {{"version", build_version()}, {"commit", build_commit()}};
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "platforms/build_info.h"
 #include "platforms/config/config.h"
 #include "platforms/ndp_platform.h"
 #include "platforms/run_summary.h"
@@ -135,6 +136,7 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
     }
     j["check"] = {{"ok", r.check.ok && r.ok}, {"failures", r.check.failures}};
     j["config"] = to_json(params);
+    j["build"] = {{"version", build_version()}, {"commit", build_commit()}};
     j["host"] = {{"seconds", r.host_seconds}, {"run_seconds", r.host_run_seconds}};
     return r;
 }

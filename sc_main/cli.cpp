@@ -104,6 +104,7 @@ Described describe() {
     // clang-format off
     o.desc.add_options()
         ("help,h", "print this help and exit")
+        ("version", "print the version and the git commit this binary was built from, and exit")
         ("config", po::value<std::string>()->value_name("NAME|FILE")->default_value("hmc4"),
          ("preset name, looked up as NAME.json in $SYNCRON_PRESET_DIR and then the built-in "
           "preset directory, or the path of a JSON configuration file (available presets: " +
@@ -216,6 +217,10 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
 
     if (vm.count("help")) {
         out.help = true;
+        return out;
+    }
+    if (vm.count("version")) {
+        out.version = true;
         return out;
     }
     out.dump_config = vm.count("dump-config") > 0;

@@ -26,6 +26,7 @@ struct CliOptions {
     /// (empty: one simulation of params.platform.scheme).
     std::vector<std::string> compare;
     bool help = false;     ///< --help was given: print help_text and exit
+    bool version = false;  ///< --version was given: print the version line and exit
     std::string help_text; ///< always filled, so a caller can print it after an error too
 };
 

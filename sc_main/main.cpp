@@ -6,6 +6,7 @@
 
 #include <systemc>
 
+#include "platforms/build_info.h"
 #include "platforms/comparison.h"
 #include "platforms/config/config.h"
 #include "platforms/simulation.h"
@@ -24,6 +25,10 @@ int sc_main(int argc, char* argv[]) {
     }
     if (opt.help) {
         std::cout << opt.help_text;
+        return 0;
+    }
+    if (opt.version) {
+        std::cout << version_line("syncron-sim") << "\n";
         return 0;
     }
     if (opt.dump_config) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
+#include "platforms/build_info.h"
 #include "testbenches/tests/sim_binary.h"
 
 namespace {
@@ -68,6 +69,30 @@ TEST_CASE("cli binary: the same seed gives identical statistics, another seed ot
     CHECK(ja == jb);
     CHECK(ja["simulated_ns"] != jc["simulated_ns"]);
     for (const auto& f : {a, b, c}) std::remove(f.c_str());
+}
+
+TEST_CASE("cli binary: --version names the version and the commit; the statistics record them with the "
+          "configuration and seed",
+          "[cli][binary][version]") {
+    const Run v = sim("--version");
+    REQUIRE(v.status == 0);
+    CHECK(v.out == std::string("syncron-sim ") + SYNCRON_VERSION + " (commit " + syncron::build_commit() + ")\n");
+    // A commit is a hex hash, possibly "-dirty", or "unknown" outside git.
+    const std::string commit = syncron::build_commit();
+    const std::string hash = commit.substr(0, commit.find('-'));
+    CHECK((commit == "unknown" || (!hash.empty() && hash.find_first_not_of("0123456789abcdef") == std::string::npos)));
+
+    const std::string f = tmp("identity.json");
+    const std::string args = "--workload barrier --ops 3 --set se.st_entries=8 --cores 8 --seed 11";
+    REQUIRE(sim(args + " --stats " + f).status == 0);
+    const auto j = read_json(f);
+    CHECK(j["build"]["version"] == SYNCRON_VERSION);
+    CHECK(j["build"]["commit"] == commit);
+    CHECK(j["seed"] == 11);
+    const Run dump = sim(args + " --dump-config");
+    REQUIRE(dump.status == 0);
+    CHECK(j["config"] == nlohmann::json::parse(dump.out)); // the same effective configuration
+    std::remove(f.c_str());
 }
 
 TEST_CASE("cli binary: --dump-config prints the effective configuration", "[cli][binary]") {
