@@ -175,6 +175,16 @@ private:
     }
     std::vector<std::vector<std::string>> m_rows;
 };
+
+/// The summary's label of a blocking call of sync_latency.
+std::string call_label(const std::string& call) {
+    if (call == "lock_acquire") return "lock acquire";
+    if (call == "barrier_wait_within_unit") return "barrier (unit)";
+    if (call == "barrier_wait_across_units") return "barrier (all)";
+    if (call == "sem_wait") return "sem wait";
+    if (call == "cond_wait") return "cond wait";
+    return call;
+}
 } // namespace
 
 std::string summary(const SimulationResult& r) {
@@ -213,6 +223,17 @@ std::string summary(const SimulationResult& r) {
         add("MiSAR overflow",
             format("%llu aborts, %llu fallbacks to the server, %llu retries", static_cast<ull>(s.misar->aborts),
                    static_cast<ull>(s.misar->fallbacks), static_cast<ull>(s.misar->retries)));
+    Columns lat; // request-to-grant latency per blocking call, in ns
+    for (const auto& l : s.latency)
+        lat.row({l.call, std::to_string(l.count), format("%.1f", l.mean_ns), format("%.1f", l.p50_ns),
+                 format("%.1f", l.p95_ns), format("%.1f", l.p99_ns), format("%.1f", l.max_ns)});
+    for (size_t i = 0; i < lat.rows(); ++i)
+        add(call_label(s.latency[i].call), lat.right(i, 1) + " waits, ns: mean " + lat.right(i, 2) + " p50 " +
+                                               lat.right(i, 3) + " p95 " + lat.right(i, 4) + " p99 " + lat.right(i, 5) +
+                                               " max " + lat.right(i, 6));
+    if (s.fairness)
+        add("lock fairness", format("Jain index %.3f, per-core share of acquisitions %.2f%% to %.2f%%",
+                                    s.fairness->jain_index, 100 * s.fairness->share_min, 100 * s.fairness->share_max));
     if (!s.sync_variables.empty()) {
         std::string vars;
         for (const auto& v : s.sync_variables) vars += (vars.empty() ? "" : " ") + v;

@@ -70,6 +70,7 @@ json minimal_run() {
             {"bytes_across_links", 0u},
             {"sync_messages", 3u},
             {"sync_variables", {"0x40"}},
+            {"sync_latency", json::object()},
             {"se_used", true},
             {"se",
              {{{"unit", 0u},
@@ -153,6 +154,20 @@ SimulationResult wide_run(unsigned units, unsigned cores) {
     j["servers"] = json::array();
     for (unsigned u = 0; u < units; u += 5)
         j["servers"].push_back({{"unit", u}, {"messages_handled", uint64_t{7} << u}, {"busy_fraction", u / 70.0}});
+    j["sync_latency"] = {{"lock_acquire",
+                          {{"count", 12345678u},
+                           {"mean_ns", 5.5},
+                           {"p50_ns", 3.0},
+                           {"p95_ns", 120.25},
+                           {"p99_ns", 4000.5},
+                           {"max_ns", 123456.0}}},
+                         {"barrier_wait_across_units",
+                          {{"count", 9u},
+                           {"mean_ns", 15000.0},
+                           {"p50_ns", 14000.0},
+                           {"p95_ns", 16000.0},
+                           {"p99_ns", 16000.0},
+                           {"max_ns", 17000.0}}}};
     SimulationResult r;
     r.ok = true;
     r.stats = j;
@@ -182,6 +197,13 @@ void check_aligned(const std::string& text, unsigned units) {
     for (const char* word : {" messages", "busy"}) {
         const auto cols = columns_of(text, "  server", word);
         for (const size_t c : cols) CHECK(c == cols.front());
+    }
+    for (const char* word : {" waits", " p50 ", " p95 ", " p99 ", " max "}) {
+        auto cols = columns_of(text, "  lock acquire", word);
+        const auto more = columns_of(text, "  barrier (all)", word);
+        cols.insert(cols.end(), more.begin(), more.end());
+        REQUIRE(cols.size() == 2);
+        CHECK(cols[0] == cols[1]);
     }
 }
 } // namespace
