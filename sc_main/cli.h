@@ -18,9 +18,13 @@ public:
 };
 
 struct CliOptions {
-    SimParams params;         ///< the validated configuration to simulate
-    TraceOptions traces;      ///< --vcd, --trace-filter, --trace-var, --trace-db, --trace-json
-    std::string stats_file;   ///< --stats: where to write the statistics JSON; empty = none
+    SimParams params;       ///< the validated configuration to simulate
+    TraceOptions traces;    ///< --vcd, --trace-filter, --trace-var, --trace-db, --trace-json
+    std::string stats_file; ///< --stats: where to write the statistics JSON; empty = none
+    /// --out DIR: the run's output folder (stats.json, config.json,
+    /// summary.txt and the traces given without a file name); empty = none.
+    /// Trace paths in `traces` are already resolved into it.
+    std::string out_dir;
     bool dump_config = false; ///< --dump-config: print the configuration and exit
     /// --compare [LIST] or --scheme all: the schemes to run side by side
     /// (empty: one simulation of params.platform.scheme).
