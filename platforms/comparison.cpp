@@ -4,6 +4,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "platforms/build_info.h"
 #include "platforms/config/config.h"
 #include "platforms/run_in_child.h"
 #include "platforms/run_summary.h"
@@ -34,6 +35,17 @@ SchemeRow SchemeRow::from_stats(const std::string& scheme, const json& stats) {
     if (r.ok() || stats.contains("energy"))
         r.energy_pj = stat_at(stat_at(stats, "energy", where), "total", where).get<double>();
     if (stats.contains("server_busy_fraction")) r.server_busy_fraction = stats["server_busy_fraction"].get<double>();
+    if (stats.contains("sync_latency")) {
+        uint64_t most = 0;
+        for (const auto& [call, d] : stats["sync_latency"].items()) {
+            const std::string at = where + ", sync_latency." + call;
+            const auto count = stat_at(d, "count", at).get<uint64_t>();
+            if (count <= most) continue;
+            most = count;
+            r.wait_call = call;
+            r.wait_p99_ns = stat_at(d, "p99_ns", at).get<double>();
+        }
+    }
     return r;
 }
 
@@ -48,7 +60,9 @@ json SchemeRow::to_json() const {
                 {"sync_messages", sync_messages},
                 {"energy_pj", energy_pj},
                 {"server_busy_fraction", server_busy_fraction},
-                {"speedup_over_baseline", speedup_over_baseline ? json(*speedup_over_baseline) : json()}};
+                {"speedup_over_baseline", speedup_over_baseline ? json(*speedup_over_baseline) : json()},
+                {"wait_call", wait_call},
+                {"wait_p99_ns", wait_p99_ns}};
     if (error) row["error"] = *error;
     return row;
 }
@@ -67,6 +81,7 @@ json Comparison::to_json() const {
     for (const auto& r : rows) rs.push_back(r.to_json());
     out["rows"] = rs;
     out["runs"] = runs;
+    out["build"] = {{"version", build_version()}, {"commit", build_commit()}};
     return out;
 }
 
@@ -109,22 +124,30 @@ std::string comparison_table(const Comparison& c) {
     char line[320];
     os << "Scheme comparison: workload " << c.workload << ", " << c.timing << ", " << c.cores << " cores, interval "
        << c.interval << ", " << c.ops_per_core << " operations per core\n";
-    std::snprintf(line, sizeof line, "  %-22s %-6s %12s %10s %10s %12s %12s %10s %7s %12s %9s\n", "scheme", "status",
-                  "time (us)", "ops/us", "vs central", "unit KB", "link KB", "messages", "server", "energy (uJ)",
-                  "nJ/op");
+    std::snprintf(line, sizeof line, "  %-22s %-6s %12s %10s %10s %12s %12s %10s %7s %12s %12s %9s\n", "scheme",
+                  "status", "time (us)", "ops/us", "vs central", "unit KB", "link KB", "messages", "server",
+                  "p99 wait ns", "energy (uJ)", "nJ/op");
     os << line;
     for (const auto& r : c.rows) {
         char speed[32] = "-";
         if (r.speedup_over_baseline) std::snprintf(speed, sizeof speed, "%.2fx", *r.speedup_over_baseline);
         char busy[32] = "-";
         if (r.server_busy_fraction > 0) std::snprintf(busy, sizeof busy, "%.0f%%", 100 * r.server_busy_fraction);
+        char wait[32] = "-";
+        if (!r.wait_call.empty()) std::snprintf(wait, sizeof wait, "%.1f", r.wait_p99_ns);
         const double nj_per_op = r.operations ? r.energy_pj * 1e-3 / static_cast<double>(r.operations) : 0.0;
-        std::snprintf(line, sizeof line, "  %-22s %-6s %12.2f %10.3f %10s %12.1f %12.1f %10llu %7s %12.3f %9.2f\n",
+        std::snprintf(line, sizeof line, "  %-22s %-6s %12.2f %10.3f %10s %12.1f %12.1f %10llu %7s %12s %12.3f %9.2f\n",
                       r.scheme.c_str(), r.ok() ? "ok" : "ERROR", r.simulated_ns / 1000.0, r.throughput_ops_per_us,
                       speed, r.bytes_within_units / 1024.0, r.bytes_across_links / 1024.0,
-                      static_cast<unsigned long long>(r.sync_messages), busy, r.energy_pj * 1e-6, nj_per_op);
+                      static_cast<unsigned long long>(r.sync_messages), busy, wait, r.energy_pj * 1e-6, nj_per_op);
         os << line;
     }
+    std::string call;
+    for (const auto& r : c.rows)
+        if (!r.wait_call.empty() && call.empty()) call = r.wait_call;
+    if (!call.empty())
+        os << "  p99 wait: request-to-grant latency of the run's most frequent blocking call (" << call
+           << "; docs/stats.md)\n";
     for (const auto& r : c.rows)
         if (!r.ok()) os << "  " << r.scheme << ": " << r.error.value_or("") << "\n";
     return os.str();

@@ -31,6 +31,10 @@ struct SchemeRow {
     double energy_pj = 0;                        ///< energy.total (docs/energy.md)
     double server_busy_fraction = 0;             ///< 0 for schemes without server cores
     std::optional<double> speedup_over_baseline; ///< none when this run or the baseline failed
+    /// The run's most frequent blocking call (sync_latency, docs/stats.md) and
+    /// its p99 request-to-grant latency; empty and 0 when it made none.
+    std::string wait_call;
+    double wait_p99_ns = 0;
 
     bool ok() const { return status == "ok"; }
     /// A clean run must hold every figure (std::out_of_range otherwise); a

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "models/common/hex.h"
+#include "models/common/latency_samples.h"
 #include "models/schemes/scheme_factory.h"
 #include "platforms/config/config.h"
 
@@ -309,6 +310,36 @@ nlohmann::json NdpPlatform::stats_json() const {
     return stats_of(*this, StatContext{end.value(), finished});
 }
 
+// Request-to-grant latencies of the client cores' blocking calls by kind, and
+// how the lock acquisitions spread over the cores (docs/stats.md).
+void NdpPlatform::report_sync_latency(nlohmann::json& j) const {
+    using nlohmann::json;
+    const double ticks_per_ns = static_cast<double>(sc_time(1, sc_core::SC_NS).value());
+    json latency = json::object();
+    for (unsigned k = 0; k < NdpCore::kBlockingCalls; ++k) {
+        LatencySamples all;
+        for (const auto& c : m_cores) all.merge(c->stats().sync_latency[k]);
+        if (all.count() > 0)
+            latency[NdpCore::blocking_call_name(static_cast<NdpCore::BlockingCall>(k))] = all.to_json(ticks_per_ns);
+    }
+    j["sync_latency"] = latency;
+    std::vector<uint64_t> acquisitions;
+    uint64_t total = 0;
+    for (const auto& c : m_cores) {
+        acquisitions.push_back(
+            c->stats().sync_latency[static_cast<unsigned>(NdpCore::BlockingCall::lock_acquire)].count());
+        total += acquisitions.back();
+    }
+    if (total == 0 || acquisitions.empty()) return;
+    const auto [lo, hi] = std::minmax_element(acquisitions.begin(), acquisitions.end());
+    const double n = static_cast<double>(total);
+    j["lock_fairness"] = {{"acquisitions", acquisitions},
+                          {"share_min", static_cast<double>(*lo) / n},
+                          {"share_max", static_cast<double>(*hi) / n},
+                          {"max_min_ratio", *lo ? json(static_cast<double>(*hi) / static_cast<double>(*lo)) : json()},
+                          {"jain_index", jain_index(acquisitions)}};
+}
+
 // The walk over the providers (docs/stats.md): per-instance groups become the
 // arrays se[], links[], memory.vaults[]; counters of many instances are summed.
 void NdpPlatform::report_stats(const StatContext& ctx, nlohmann::json& j) const {
@@ -336,6 +367,7 @@ void NdpPlatform::report_stats(const StatContext& ctx, nlohmann::json& j) const 
         accumulate_stats(cores, group);
     }
     j["sync_requests"] = sync_requests;
+    report_sync_latency(j);
     for (const NdpCore* c : m_scheme->server_cores()) accumulate_stats(kinds, stats_of(*c, ctx).at("messages_sent"));
     uint64_t all_messages = 0;
     for (const auto& n : kinds) all_messages += n.get<uint64_t>();

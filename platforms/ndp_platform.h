@@ -90,6 +90,8 @@ public:
     void write(uint64_t addr, uint64_t value, unsigned size) override;
 
 private:
+    /// sync_latency and lock_fairness of the statistics (from report_stats).
+    void report_sync_latency(nlohmann::json& j) const;
     class UnitRouter;
     struct Unit {
         std::unique_ptr<BackingStore> store;

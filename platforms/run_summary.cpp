@@ -45,6 +45,18 @@ RunSummary RunSummary::from_stats(const nlohmann::json& j) {
                                        get<uint64_t>(across, "sync", "data_movement.across_links")};
     }
     for (const auto& v : stat_at(j, "sync_variables", run)) s.sync_variables.push_back(v.get<std::string>());
+    for (const auto& [call, d] : stat_at(j, "sync_latency", run).items()) {
+        const std::string where = "sync_latency." + call;
+        s.latency.push_back({call, get<uint64_t>(d, "count", where), get<double>(d, "mean_ns", where),
+                             get<double>(d, "p50_ns", where), get<double>(d, "p95_ns", where),
+                             get<double>(d, "p99_ns", where), get<double>(d, "max_ns", where)});
+    }
+    if (j.contains("lock_fairness")) {
+        const auto& f = j["lock_fairness"];
+        const std::string where = "lock_fairness";
+        s.fairness = Fairness{get<double>(f, "share_min", where), get<double>(f, "share_max", where),
+                              get<double>(f, "jain_index", where)};
+    }
     if (get<bool>(j, "se_used", run))
         for (const auto& e : stat_at(j, "se", run)) {
             const std::string where = "se[]";

@@ -42,6 +42,16 @@ struct RunSummary {
     struct DataMovement {
         uint64_t within_data = 0, within_sync = 0, across_data = 0, across_sync = 0;
     };
+    /// One kind of blocking call's request-to-grant latency (sync_latency).
+    struct Latency {
+        std::string call; ///< lock_acquire, barrier_wait_within_unit, ...
+        uint64_t count = 0;
+        double mean_ns = 0, p50_ns = 0, p95_ns = 0, p99_ns = 0, max_ns = 0;
+    };
+    /// How the lock acquisitions spread over the client cores (lock_fairness).
+    struct Fairness {
+        double share_min = 0, share_max = 0, jain_index = 0;
+    };
 
     // What ran (always in the statistics).
     std::string scheme, workload, timing;
@@ -57,6 +67,8 @@ struct RunSummary {
     std::vector<Server> servers;
     std::optional<Atomics> atomics;
     std::optional<Misar> misar;
+    std::vector<Latency> latency;     ///< the blocking calls the run made
+    std::optional<Fairness> fairness; ///< when the run acquired locks
 
     /// Reads the statistics of simulate(); throws std::out_of_range for a missing key.
     static RunSummary from_stats(const nlohmann::json& j);

@@ -1,11 +1,16 @@
 #include "platforms/simulation.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <memory>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "platforms/build_info.h"
 #include "platforms/config/config.h"
 #include "platforms/ndp_platform.h"
 #include "platforms/run_summary.h"
@@ -135,75 +140,121 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
     }
     j["check"] = {{"ok", r.check.ok && r.ok}, {"failures", r.check.failures}};
     j["config"] = to_json(params);
+    j["build"] = {{"version", build_version()}, {"commit", build_commit()}};
     j["host"] = {{"seconds", r.host_seconds}, {"run_seconds", r.host_run_seconds}};
     return r;
 }
 
+namespace {
+/// printf into a std::string.
+template <class... Args> std::string format(const char* fmt, Args... args) {
+    const int n = std::snprintf(nullptr, 0, fmt, args...);
+    std::string out(static_cast<size_t>(std::max(n, 0)) + 1, '\0');
+    std::snprintf(out.data(), out.size(), fmt, args...);
+    out.resize(static_cast<size_t>(std::max(n, 0)));
+    return out;
+}
+
+/// Text columns of the summary: the width of column `c` is that of its
+/// widest cell, so rows stay aligned at any number of SEs, servers or cores.
+class Columns {
+public:
+    void row(std::vector<std::string> cells) { m_rows.push_back(std::move(cells)); }
+    /// Cell `c` of row `r`, right-aligned (numbers) to the column's width.
+    std::string right(size_t r, size_t c) const {
+        const std::string& s = m_rows[r][c];
+        return std::string(width(c) - s.size(), ' ') + s;
+    }
+    size_t rows() const { return m_rows.size(); }
+
+private:
+    size_t width(size_t c) const {
+        size_t w = 0;
+        for (const auto& row : m_rows) w = std::max(w, row[c].size());
+        return w;
+    }
+    std::vector<std::vector<std::string>> m_rows;
+};
+
+/// The summary's label of a blocking call of sync_latency.
+std::string call_label(const std::string& call) {
+    if (call == "lock_acquire") return "lock acquire";
+    if (call == "barrier_wait_within_unit") return "barrier (unit)";
+    if (call == "barrier_wait_across_units") return "barrier (all)";
+    if (call == "sem_wait") return "sem wait";
+    if (call == "cond_wait") return "cond wait";
+    return call;
+}
+} // namespace
+
 std::string summary(const SimulationResult& r) {
+    using ull = unsigned long long;
     const RunSummary s = RunSummary::from_stats(r.stats);
-    std::ostringstream os;
-    char line[256];
-    os << "SynCron simulation: scheme " << s.scheme << ", workload " << s.workload << ", " << s.timing << ", "
-       << s.cores << " cores on " << s.units << " units\n";
-    std::snprintf(line, sizeof line, "  status            %s%s%s\n", r.ok ? "ok" : "FAILED", r.ok ? "" : ": ",
-                  r.ok ? "" : r.error.c_str());
-    os << line;
-    std::snprintf(line, sizeof line, "  simulated time    %.1f ns\n", r.simulated_ns);
-    os << line;
-    std::snprintf(line, sizeof line, "  operations        %llu (%.3f per us)\n",
-                  static_cast<unsigned long long>(r.operations), s.throughput_ops_per_us);
-    os << line;
-    std::snprintf(line, sizeof line, "  traffic           %llu B within units, %llu B across links\n",
-                  static_cast<unsigned long long>(s.bytes_within_units),
-                  static_cast<unsigned long long>(s.bytes_across_links));
-    os << line;
-    const auto& dm = s.data_movement;
-    std::snprintf(line, sizeof line, "  of which sync     %llu B within units, %llu B across links\n",
-                  static_cast<unsigned long long>(dm.within_sync), static_cast<unsigned long long>(dm.across_sync));
-    os << line;
-    const auto& e = s.energy;
-    std::snprintf(line, sizeof line,
-                  "  energy            %.3f uJ: cores %.3f, caches %.3f, network %.3f, links %.3f, memory %.3f, "
-                  "SEs %.3f\n",
-                  e.total * 1e-6, e.cores * 1e-6, e.caches * 1e-6, e.network * 1e-6, e.links * 1e-6, e.memory * 1e-6,
-                  e.se * 1e-6);
-    os << line;
-    std::snprintf(line, sizeof line, "  sync messages     %llu\n", static_cast<unsigned long long>(s.sync_messages));
-    os << line;
-    for (const auto& se : s.ses) {
-        std::snprintf(
-            line, sizeof line,
-            "  SE %u              %llu messages, ST occupancy avg %.2f max %u of %u, %llu overflow requests\n", se.unit,
-            static_cast<unsigned long long>(se.messages), se.st_occupancy_avg, se.st_occupancy_max, se.st_entries,
-            static_cast<unsigned long long>(se.overflow_requests));
-        os << line;
-    }
-    for (const auto& sv : s.servers) {
-        std::snprintf(line, sizeof line, "  server (unit %u)   %llu messages, busy %.1f%%\n", sv.unit,
-                      static_cast<unsigned long long>(sv.messages_handled), 100.0 * sv.busy_fraction);
-        os << line;
-    }
-    if (s.atomics) {
-        std::snprintf(
-            line, sizeof line, "  atomics           %llu cas (%llu failed), %llu swap, %llu faa\n",
-            static_cast<unsigned long long>(s.atomics->cas), static_cast<unsigned long long>(s.atomics->cas_failures),
-            static_cast<unsigned long long>(s.atomics->swap), static_cast<unsigned long long>(s.atomics->faa));
-        os << line;
-    }
-    if (s.misar) {
-        std::snprintf(
-            line, sizeof line, "  MiSAR overflow    %llu aborts, %llu fallbacks to the server, %llu retries\n",
-            static_cast<unsigned long long>(s.misar->aborts), static_cast<unsigned long long>(s.misar->fallbacks),
-            static_cast<unsigned long long>(s.misar->retries));
-        os << line;
-    }
+    // Every line is a label column and its text; the label column is as wide
+    // as its longest label (at least the usual 18 characters).
+    std::vector<std::pair<std::string, std::string>> lines;
+    const auto add = [&lines](std::string label, std::string text) {
+        lines.emplace_back(std::move(label), std::move(text));
+    };
+    add("status", r.ok ? "ok" : "FAILED: " + r.error);
+    add("simulated time", format("%.1f ns", r.simulated_ns));
+    add("operations", format("%llu (%.3f per us)", static_cast<ull>(r.operations), s.throughput_ops_per_us));
+    add("traffic", format("%llu B within units, %llu B across links", static_cast<ull>(s.bytes_within_units),
+                          static_cast<ull>(s.bytes_across_links)));
+    add("of which sync",
+        format("%llu B within units, %llu B across links", static_cast<ull>(s.data_movement.within_sync),
+               static_cast<ull>(s.data_movement.across_sync)));
+    const auto& en = s.energy;
+    add("energy",
+        format("%.3f uJ: cores %.3f, caches %.3f, network %.3f, links %.3f, memory %.3f, SEs %.3f", en.total * 1e-6,
+               en.cores * 1e-6, en.caches * 1e-6, en.network * 1e-6, en.links * 1e-6, en.memory * 1e-6, en.se * 1e-6));
+    add("sync messages", format("%llu", static_cast<ull>(s.sync_messages)));
+    Columns se;
+    for (const auto& e : s.ses)
+        se.row({std::to_string(e.unit), std::to_string(e.messages), format("%.2f", e.st_occupancy_avg),
+                std::to_string(e.st_occupancy_max), std::to_string(e.st_entries), std::to_string(e.overflow_requests)});
+    for (size_t i = 0; i < se.rows(); ++i)
+        add("SE " + se.right(i, 0), se.right(i, 1) + " messages, ST occupancy avg " + se.right(i, 2) + " max " +
+                                        se.right(i, 3) + " of " + se.right(i, 4) + ", " + se.right(i, 5) +
+                                        " overflow requests");
+    Columns sv;
+    for (const auto& e : s.servers)
+        sv.row({std::to_string(e.unit), std::to_string(e.messages_handled), format("%.1f", 100.0 * e.busy_fraction)});
+    for (size_t i = 0; i < sv.rows(); ++i)
+        add("server (unit " + sv.right(i, 0) + ")", sv.right(i, 1) + " messages, busy " + sv.right(i, 2) + "%");
+    if (s.atomics)
+        add("atomics", format("%llu cas (%llu failed), %llu swap, %llu faa", static_cast<ull>(s.atomics->cas),
+                              static_cast<ull>(s.atomics->cas_failures), static_cast<ull>(s.atomics->swap),
+                              static_cast<ull>(s.atomics->faa)));
+    if (s.misar)
+        add("MiSAR overflow",
+            format("%llu aborts, %llu fallbacks to the server, %llu retries", static_cast<ull>(s.misar->aborts),
+                   static_cast<ull>(s.misar->fallbacks), static_cast<ull>(s.misar->retries)));
+    Columns lat; // request-to-grant latency per blocking call, in ns
+    for (const auto& l : s.latency)
+        lat.row({l.call, std::to_string(l.count), format("%.1f", l.mean_ns), format("%.1f", l.p50_ns),
+                 format("%.1f", l.p95_ns), format("%.1f", l.p99_ns), format("%.1f", l.max_ns)});
+    for (size_t i = 0; i < lat.rows(); ++i)
+        add(call_label(s.latency[i].call), lat.right(i, 1) + " waits, ns: mean " + lat.right(i, 2) + " p50 " +
+                                               lat.right(i, 3) + " p95 " + lat.right(i, 4) + " p99 " + lat.right(i, 5) +
+                                               " max " + lat.right(i, 6));
+    if (s.fairness)
+        add("lock fairness", format("Jain index %.3f, per-core share of acquisitions %.2f%% to %.2f%%",
+                                    s.fairness->jain_index, 100 * s.fairness->share_min, 100 * s.fairness->share_max));
     if (!s.sync_variables.empty()) {
         std::string vars;
         for (const auto& v : s.sync_variables) vars += (vars.empty() ? "" : " ") + v;
-        os << "  variables         " << vars << (s.sync_variables.size() == 16 ? " ..." : "") << "\n";
+        add("variables", vars + (s.sync_variables.size() == 16 ? " ..." : ""));
     }
-    std::snprintf(line, sizeof line, "  host time         %.2f s\n", r.host_seconds);
-    os << line;
+    add("host time", format("%.2f s", r.host_seconds));
+
+    size_t label = 16;
+    for (const auto& l : lines) label = std::max(label, l.first.size());
+    std::ostringstream os;
+    os << "SynCron simulation: scheme " << s.scheme << ", workload " << s.workload << ", " << s.timing << ", "
+       << s.cores << " cores on " << s.units << " units\n";
+    for (const auto& [name, text] : lines)
+        os << "  " << name << std::string(label + 2 - name.size(), ' ') << text << "\n";
     return os.str();
 }
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "models/common/hex.h"
+#include "platforms/build_info.h"
 #include "platforms/config/config.h"
 #include "platforms/ndp_platform.h"
 #include "platforms/workload_registry.h"
@@ -34,6 +35,9 @@ void TraceSession::open(const TraceOptions& options, const SimParams& params, Nd
         m_db->set_meta("scheme", to_string(params.platform.scheme));
         m_db->set_meta("workload", params.workload.name);
         m_db->set_meta("timing", timing_name(params.platform.timing));
+        m_db->set_meta("seed", std::to_string(params.workload.seed));
+        m_db->set_meta("version", build_version());
+        m_db->set_meta("commit", build_commit());
         m_fanout.add(m_db.get());
     }
     if (!options.json.empty()) {

@@ -36,6 +36,8 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 #include <unistd.h>
 
+#include "platforms/build_info.h"
+
 namespace {
 
 /// Bare kernel reference: A notifies B one ns later and waits; B does the same.
@@ -190,6 +192,10 @@ int sc_main(int argc, char* argv[]) {
             }
             return argv[++i];
         };
+        if (a == "--version") {
+            std::cout << syncron::version_line("syncron-bench") << "\n";
+            return 0;
+        }
         if (a == "--ops")
             ops = std::stoull(next());
         else if (a == "--interval")
@@ -237,14 +243,16 @@ int sc_main(int argc, char* argv[]) {
                         static_cast<unsigned long long>(init.m_checksum));
             return 0;
         } else {
-            std::cerr << "usage: syncron-bench [--ops N] [--interval N] [--json FILE] [--reference-handoffs N]\n"
-                         "                     [--memory-workloads a,b,c] [--memory-ops N] [--reference-accesses N]\n"
-                         "                     [--reference-latency-ns X]\n";
+            std::cerr
+                << "usage: syncron-bench [--version] [--ops N] [--interval N] [--json FILE] [--reference-handoffs N]\n"
+                   "                     [--memory-workloads a,b,c] [--memory-ops N] [--reference-accesses N]\n"
+                   "                     [--reference-latency-ns X]\n";
             return a == "--help" ? 0 : 2;
         }
     }
     const std::string dir = self_dir(argv[0]);
     nlohmann::json report;
+    report["build"] = {{"version", syncron::build_version()}, {"commit", syncron::build_commit()}};
 
     std::string out;
     if (run_command(dir + "/syncron-bench --child-reference " + std::to_string(handoffs), out) != 0) {

@@ -104,6 +104,7 @@ Described describe() {
     // clang-format off
     o.desc.add_options()
         ("help,h", "print this help and exit")
+        ("version", "print the version and the git commit this binary was built from, and exit")
         ("config", po::value<std::string>()->value_name("NAME|FILE")->default_value("hmc4"),
          ("preset name, looked up as NAME.json in $SYNCRON_PRESET_DIR and then the built-in "
           "preset directory, or the path of a JSON configuration file (available presets: " +
@@ -146,10 +147,16 @@ Described describe() {
           std::to_string(d.workload.seed) + ")").c_str())
         ("stats", po::value<std::string>()->value_name("FILE.json"),
          "write the statistics as JSON to FILE.json (default: none)")
+        ("out", po::value<std::string>()->value_name("DIR"),
+         "write the run's outputs into the folder DIR (created if missing): stats.json, "
+         "config.json (the effective configuration), summary.txt (what is printed), and the traces "
+         "asked for by --vcd, --trace-db, --trace-json given without a file name as trace.vcd, "
+         "trace.db, timeline.json; with --compare stats.json is the comparison's (default: none)")
         ("dump-config", "print the final configuration as JSON and exit (default: off)")
         ("list-presets", "list the presets --config takes by name, one line each, and exit")
-        ("vcd", po::value<std::string>()->value_name("FILE.vcd"),
-         "write waveforms (VCD) to FILE.vcd; view with gtkwave FILE.vcd traces/se.gtkw (default: none)")
+        ("vcd", po::value<std::string>()->value_name("FILE.vcd")->implicit_value(""),
+         "write waveforms (VCD) to FILE.vcd (with --out and no FILE: DIR/trace.vcd); view with "
+         "gtkwave FILE.vcd traces/se.gtkw (default: none)")
         ("trace-filter", po::value<std::string>()->value_name("PATTERN"),
          "only trace VCD signals whose name matches the glob PATTERN, comma-separated list "
          "(e.g. 'unit0.*,link*'; default: all)")
@@ -160,10 +167,12 @@ Described describe() {
         ("gtkw", po::value<std::string>()->value_name("FILE.gtkw"),
          "with --vcd: write a GTKWave save file for exactly this run's signals, opening zoomed to the "
          "whole run, rows labelled, state/op/lock owner by name (view: gtkwave FILE.vcd FILE.gtkw)")
-        ("trace-db", po::value<std::string>()->value_name("FILE.db"),
-         "write every message and memory transaction to an SQLite database (default: none)")
-        ("trace-json", po::value<std::string>()->value_name("FILE.json"),
-         "write a trace-event timeline (Perfetto / chrome://tracing) (default: none)");
+        ("trace-db", po::value<std::string>()->value_name("FILE.db")->implicit_value(""),
+         "write every message and memory transaction to an SQLite database (with --out and no "
+         "FILE: DIR/trace.db) (default: none)")
+        ("trace-json", po::value<std::string>()->value_name("FILE.json")->implicit_value(""),
+         "write a trace-event timeline (Perfetto / chrome://tracing) (with --out and no FILE: "
+         "DIR/timeline.json) (default: none)");
     o.hidden.add_options()
         ("positional", po::value<std::vector<std::string>>());
     // clang-format on
@@ -185,7 +194,8 @@ std::string help_text(const po::options_description& desc) {
           "  syncron-sim --compare central,hier,syncron --timing at\n"
           "  syncron-sim --config hmc4 --set se.st_entries=8 --set core.l1_bytes=32768\n"
           "  syncron-sim --config my-platform.json --cores 61 --ops 1000 --seed 7\n"
-          "  syncron-sim --units 2 --dump-config > two-units.json\n";
+          "  syncron-sim --units 2 --dump-config > two-units.json\n"
+          "  syncron-sim --workload barrier --out barrier-run --vcd --trace-db\n";
     return os.str();
 }
 
@@ -227,19 +237,32 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
         out.list_presets = true;
         return out;
     }
+    if (vm.count("version")) {
+        out.version = true;
+        return out;
+    }
     out.dump_config = vm.count("dump-config") > 0;
     if (vm.count("stats")) {
         out.stats_file = vm["stats"].as<std::string>();
         if (out.stats_file.empty()) throw CliError("option '--stats' needs a file name");
     }
-    const auto file_option = [&](const char* name, std::string& into) {
+    if (vm.count("out")) {
+        out.out_dir = vm["out"].as<std::string>();
+        if (out.out_dir.empty()) throw CliError("option '--out' needs a folder name");
+    }
+    // A trace flag without a file name writes into the --out folder under a fixed name.
+    const auto file_option = [&](const char* name, const char* in_out_dir, std::string& into) {
         if (!vm.count(name)) return;
         into = vm[name].as<std::string>();
-        if (into.empty()) throw CliError(std::string("option '--") + name + "' needs a file name");
+        if (!into.empty()) return;
+        if (out.out_dir.empty())
+            throw CliError(std::string("option '--") + name + "' needs a file name (or '--out DIR' to write " +
+                           in_out_dir + " there)");
+        into = out.out_dir + "/" + in_out_dir;
     };
-    file_option("vcd", out.traces.vcd);
-    file_option("trace-db", out.traces.db);
-    file_option("trace-json", out.traces.json);
+    file_option("vcd", "trace.vcd", out.traces.vcd);
+    file_option("trace-db", "trace.db", out.traces.db);
+    file_option("trace-json", "timeline.json", out.traces.json);
     if (vm.count("trace-filter")) out.traces.filter = vm["trace-filter"].as<std::string>();
     if (vm.count("trace-var"))
         for (const auto& text : vm["trace-var"].as<std::vector<std::string>>()) {
@@ -262,7 +285,7 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
         }
     if ((!out.traces.vars.empty() || out.traces.first_var) && out.traces.vcd.empty())
         throw CliError("option '--trace-var' needs '--vcd FILE' (traced variables appear in the waveforms)");
-    file_option("gtkw", out.traces.gtkw);
+    file_option("gtkw", "trace.gtkw", out.traces.gtkw);
     if (!out.traces.gtkw.empty() && out.traces.vcd.empty())
         throw CliError("option '--gtkw' needs '--vcd FILE' (the save file shows the waveforms' signals)");
 

@@ -18,15 +18,20 @@ public:
 };
 
 struct CliOptions {
-    SimParams params;          ///< the validated configuration to simulate
-    TraceOptions traces;       ///< --vcd, --trace-filter, --trace-var, --trace-db, --trace-json
-    std::string stats_file;    ///< --stats: where to write the statistics JSON; empty = none
+    SimParams params;       ///< the validated configuration to simulate
+    TraceOptions traces;    ///< --vcd, --trace-filter, --trace-var, --trace-db, --trace-json
+    std::string stats_file; ///< --stats: where to write the statistics JSON; empty = none
+    /// --out DIR: the run's output folder (stats.json, config.json,
+    /// summary.txt and the traces given without a file name); empty = none.
+    /// Trace paths in `traces` are already resolved into it.
+    std::string out_dir;
     bool dump_config = false;  ///< --dump-config: print the configuration and exit
     bool list_presets = false; ///< --list-presets: list the presets and exit (no configuration loaded)
     /// --compare [LIST] or --scheme all: the schemes to run side by side
     /// (empty: one simulation of params.platform.scheme).
     std::vector<std::string> compare;
     bool help = false;     ///< --help was given: print help_text and exit
+    bool version = false;  ///< --version was given: print the version line and exit
     std::string help_text; ///< always filled, so a caller can print it after an error too
 };
 

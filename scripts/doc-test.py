@@ -39,6 +39,9 @@ SKIP = [
      "parameter sweeps of hundreds of runs (minutes); each point is a syncron-sim run like the ones tested here"),
     (r"syncron-bench \[--",
      "synopsis with optional [--flags], not a command"),
+    (r"^cmake (-S|--build|--install)\b|^/tmp/vp/vp_example\b",
+     "build, install and the installed-package example: CI builds the tree, and ctest vp_example "
+     "(scripts/test-vp-example.sh) installs, builds and runs examples/vp in LT and AT"),
 ]
 
 OPS = 3

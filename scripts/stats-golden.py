@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Statistics regression: runs syncron-sim for every case of
 testbenches/tests/stats_golden/cases.txt and compares the --stats file, byte
-for byte, with the recorded <case>.json beside it, minus the "host" sections
-(host time differs run to run). Part of ctest (stats_golden).
+for byte, with the recorded <case>.json beside it, minus the volatile sections: "host"
+(host time differs run to run) and "build" (version and git commit change
+with every commit). Part of ctest (stats_golden).
 
 usage: stats-golden.py check  [path/to/syncron-sim]   exit 0 when every case matches
        stats-golden.py record [path/to/syncron-sim]   (re)write the expected files
@@ -12,8 +13,11 @@ import difflib, os, re, shlex, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASES = os.path.join(ROOT, "testbenches", "tests", "stats_golden")
-# "host": {...} of the run (top level) or of every run of a --compare, with its line ending.
-HOST = re.compile(r'^(\s*)"host": \{\n.*?^\1\},?\n', re.M | re.S)
+# Sections that differ between identical runs, ignored by the comparison (and
+# left out of the expected files): "host": {...} and "build": {...} of the run
+# (top level) or of every run of a --compare, with their line endings.
+VOLATILE_KEYS = ("host", "build")
+VOLATILE = re.compile(r'^(\s*)"(?:' + "|".join(VOLATILE_KEYS) + r')": \{\n.*?^\1\},?\n', re.M | re.S)
 
 
 def cases():
@@ -32,7 +36,7 @@ def run(sim, args):
         text = open(path).read()
     finally:
         os.unlink(path)
-    return p.returncode, HOST.sub("", text)
+    return p.returncode, VOLATILE.sub("", text)
 
 
 def main():

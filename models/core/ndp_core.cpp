@@ -392,6 +392,18 @@ uint64_t NdpCore::atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t 
     return old;
 }
 
+const char* NdpCore::blocking_call_name(BlockingCall c) {
+    switch (c) {
+    case BlockingCall::lock_acquire: return "lock_acquire";
+    case BlockingCall::barrier_wait_within_unit: return "barrier_wait_within_unit";
+    case BlockingCall::barrier_wait_across_units: return "barrier_wait_across_units";
+    case BlockingCall::sem_wait: return "sem_wait";
+    case BlockingCall::cond_wait: return "cond_wait";
+    case BlockingCall::count: break;
+    }
+    return "?";
+}
+
 void NdpCore::table2(Opcode op, uint64_t var, uint64_t info) {
     if (!m_client) {
         SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + std::string(to_string(op)) + " for " + hex(var) +
@@ -601,7 +613,9 @@ void NdpCore::at_mailbox_request(tlm::tlm_generic_payload& t) {
 // ---------------------------------------------------------------- Table 2
 
 void NdpCore::lock_acquire(SyncVar lock) {
+    const sc_core::sc_time issued = local_time();
     table2(Opcode::lock_acquire_local, lock, 0);
+    sample_latency(BlockingCall::lock_acquire, issued);
     ++m_stats.sync_ops;
 }
 
@@ -611,17 +625,23 @@ void NdpCore::lock_release(SyncVar lock) {
 }
 
 void NdpCore::barrier_wait_within_unit(SyncVar barrier, unsigned initial_cores) {
+    const sc_core::sc_time issued = local_time();
     table2(Opcode::barrier_wait_local_within_unit, barrier, initial_cores);
+    sample_latency(BlockingCall::barrier_wait_within_unit, issued);
     ++m_stats.sync_ops;
 }
 
 void NdpCore::barrier_wait_across_units(SyncVar barrier, unsigned initial_cores) {
+    const sc_core::sc_time issued = local_time();
     table2(Opcode::barrier_wait_local_across_units, barrier, initial_cores);
+    sample_latency(BlockingCall::barrier_wait_across_units, issued);
     ++m_stats.sync_ops;
 }
 
 void NdpCore::sem_wait(SyncVar sem, unsigned initial_resources) {
+    const sc_core::sc_time issued = local_time();
     table2(Opcode::sem_wait_local, sem, initial_resources);
+    sample_latency(BlockingCall::sem_wait, issued);
     ++m_stats.sync_ops;
 }
 
@@ -633,8 +653,10 @@ void NdpCore::sem_post(SyncVar sem) {
 void NdpCore::cond_wait(SyncVar cond, SyncVar lock) {
     // The scheme releases the lock on the core's behalf when it takes the
     // wait (SynCron: inside the SE); the core re-acquires it after the grant.
+    const sc_core::sc_time issued = local_time();
     table2(Opcode::cond_wait_local, cond, lock);
     table2(Opcode::lock_acquire_local, lock, 0);
+    sample_latency(BlockingCall::cond_wait, issued);
     ++m_stats.sync_ops;
 }
 

@@ -25,6 +25,7 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "models/common/address_map.h"
+#include "models/common/latency_samples.h"
 #include "models/common/params.h"
 #include "models/common/stat_provider.h"
 #include "models/core/core_api.h"
@@ -48,6 +49,18 @@ class NdpCore : public sc_core::sc_module, public CoreApi, public CoreServices, 
 public:
     /// What the core is doing, for waveform tracing.
     enum class CoreState { computing, memory, waiting_sync, done };
+    /// The Table 2 calls that block until a grant; the core samples each
+    /// one's request-to-grant latency (docs/stats.md, "sync_latency").
+    enum class BlockingCall : unsigned {
+        lock_acquire,
+        barrier_wait_within_unit,
+        barrier_wait_across_units,
+        sem_wait,
+        cond_wait, ///< the whole call: the wait and the lock's re-acquisition
+        count
+    };
+    static constexpr unsigned kBlockingCalls = static_cast<unsigned>(BlockingCall::count);
+    static const char* blocking_call_name(BlockingCall c);
 
     struct Stats {
         uint64_t instructions = 0; ///< compute() instructions + one per load/store/Table 2 message
@@ -63,6 +76,9 @@ public:
         uint64_t cas_failures = 0;                              ///< compare-and-swaps that found another value
         sc_core::sc_time ack_wait_time = sc_core::SC_ZERO_TIME; ///< issue-to-ACK time of every req_sync
         sc_core::sc_time finish_time = sc_core::SC_ZERO_TIME;
+        /// Request-to-grant latency of every blocking call, indexed by BlockingCall:
+        /// from the core's local time at the call to its local time at the grant.
+        std::array<LatencySamples, kBlockingCalls> sync_latency{};
 
         uint64_t messages(Opcode op) const { return messages_sent[static_cast<unsigned>(op)]; }
     };
@@ -168,6 +184,10 @@ private:
     void report_send_error(const Message& m, const tlm::tlm_generic_payload& t);
     /// A Table 2 call through the scheme's client.
     void table2(Opcode op, uint64_t var, uint64_t info);
+    /// Samples the latency of a blocking call issued at local time `issued`.
+    void sample_latency(BlockingCall call, const sc_core::sc_time& issued) {
+        m_stats.sync_latency[static_cast<unsigned>(call)].add((local_time() - issued).value());
+    }
     void keep_time() {
         if (m_timing == Timing::lt && m_qk.need_sync()) m_qk.sync();
     }

@@ -2,14 +2,19 @@
 // determinism, and clear errors for bad input.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
+#include "platforms/build_info.h"
 #include "testbenches/tests/sim_binary.h"
 
 namespace {
@@ -68,6 +73,30 @@ TEST_CASE("cli binary: the same seed gives identical statistics, another seed ot
     CHECK(ja == jb);
     CHECK(ja["simulated_ns"] != jc["simulated_ns"]);
     for (const auto& f : {a, b, c}) std::remove(f.c_str());
+}
+
+TEST_CASE("cli binary: --version names the version and the commit; the statistics record them with the "
+          "configuration and seed",
+          "[cli][binary][version]") {
+    const Run v = sim("--version");
+    REQUIRE(v.status == 0);
+    CHECK(v.out == std::string("syncron-sim ") + SYNCRON_VERSION + " (commit " + syncron::build_commit() + ")\n");
+    // A commit is a hex hash, possibly "-dirty", or "unknown" outside git.
+    const std::string commit = syncron::build_commit();
+    const std::string hash = commit.substr(0, commit.find('-'));
+    CHECK((commit == "unknown" || (!hash.empty() && hash.find_first_not_of("0123456789abcdef") == std::string::npos)));
+
+    const std::string f = tmp("identity.json");
+    const std::string args = "--workload barrier --ops 3 --set se.st_entries=8 --cores 8 --seed 11";
+    REQUIRE(sim(args + " --stats " + f).status == 0);
+    const auto j = read_json(f);
+    CHECK(j["build"]["version"] == SYNCRON_VERSION);
+    CHECK(j["build"]["commit"] == commit);
+    CHECK(j["seed"] == 11);
+    const Run dump = sim(args + " --dump-config");
+    REQUIRE(dump.status == 0);
+    CHECK(j["config"] == nlohmann::json::parse(dump.out)); // the same effective configuration
+    std::remove(f.c_str());
 }
 
 TEST_CASE("cli binary: --dump-config prints the effective configuration", "[cli][binary]") {
@@ -141,4 +170,86 @@ TEST_CASE("cli binary: --compare keeps a failing scheme's row and exits 1", "[cl
     CHECK(j["rows"][0]["status"] == "ok");
     CHECK(j["rows"][1]["status"] == "error");
     CHECK(j["rows"][1]["speedup_over_baseline"].is_null());
+}
+
+namespace {
+std::string slurp(const std::string& path) {
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+std::vector<std::string> files_in(const std::string& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+} // namespace
+
+TEST_CASE("cli binary: --out writes the run's folder with fixed names", "[cli][binary][out]") {
+    const std::string dir = tmp("out_run") + "/nested";
+    std::filesystem::remove_all(tmp("out_run"));
+    const Run r = sim("--workload barrier --ops 3 --seed 5 --out " + dir + " --vcd --trace-db --trace-json");
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    CHECK(files_in(dir) == std::vector<std::string>{"config.json", "stats.json", "summary.txt", "timeline.json",
+                                                    "trace.db", "trace.vcd"});
+    const auto stats = read_json(dir + "/stats.json");
+    CHECK(stats["workload"] == "barrier");
+    CHECK(stats["seed"] == 5);
+    CHECK(read_json(dir + "/config.json") == stats["config"]);
+    CHECK(read_json(dir + "/config.json") ==
+          nlohmann::json::parse(sim("--workload barrier --ops 3 --seed 5 --dump-config").out));
+    CHECK(slurp(dir + "/summary.txt") == r.out); // what was printed (stderr is quiet here)
+    CHECK_THAT(slurp(dir + "/trace.vcd"), Catch::Contains("$enddefinitions"));
+    CHECK(nlohmann::json::parse(slurp(dir + "/timeline.json")).contains("traceEvents"));
+    std::filesystem::remove_all(tmp("out_run"));
+}
+
+TEST_CASE("cli binary: --out with explicit trace names and --stats writes those files too", "[cli][binary][out]") {
+    const std::string dir = tmp("out_named"), vcd = tmp("out_named.vcd"), stats = tmp("out_named.json");
+    std::filesystem::remove_all(dir);
+    const Run r = sim("--ops 2 --out " + dir + " --vcd " + vcd + " --stats " + stats);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    CHECK(files_in(dir) == std::vector<std::string>{"config.json", "stats.json", "summary.txt"});
+    CHECK(std::filesystem::exists(vcd));
+    auto a = read_json(stats), b = read_json(dir + "/stats.json");
+    CHECK(a == b);
+    std::filesystem::remove_all(dir);
+    std::remove(vcd.c_str());
+    std::remove(stats.c_str());
+}
+
+TEST_CASE("cli binary: --out with --compare holds the comparison", "[cli][binary][out][compare]") {
+    const std::string dir = tmp("out_compare");
+    std::filesystem::remove_all(dir);
+    const Run r = sim("--compare central,syncron --ops 2 --out " + dir);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    CHECK(files_in(dir) == std::vector<std::string>{"config.json", "stats.json", "summary.txt"});
+    const auto j = read_json(dir + "/stats.json");
+    CHECK(j["rows"].size() == 2);
+    CHECK(j["runs"].contains("syncron"));
+    CHECK_THAT(slurp(dir + "/summary.txt"), Catch::Contains("Scheme comparison"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli binary: --out errors are clear and come before simulating", "[cli][binary][out][errors]") {
+    const std::string file = tmp("out_is_a_file");
+    std::ofstream(file) << "x";
+    Run r = sim("--ops 2 --out " + file);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.out, Catch::Contains("--out '" + file + "' exists and is not a folder"));
+    CHECK_THAT(r.out, !Catch::Contains("simulated time"));
+    r = sim("--ops 2 --out " + file + "/sub");
+    CHECK(r.status == 2);
+    CHECK_THAT(r.out, Catch::Contains("cannot create output folder"));
+    std::remove(file.c_str());
+    // A bare trace flag needs --out.
+    r = sim("--ops 2 --vcd");
+    CHECK(r.status == 2);
+    CHECK_THAT(r.out, Catch::Contains("option '--vcd' needs a file name (or '--out DIR' to write trace.vcd there)"));
 }

@@ -4,11 +4,15 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "models/common/stat_provider.h"
 #include "platforms/comparison.h"
 #include "platforms/run_summary.h"
+#include "platforms/simulation.h"
 
 using namespace syncron;
 using nlohmann::json;
@@ -78,6 +82,7 @@ json minimal_run() {
               {"across_links", {{"data", 0u}, {"sync", 0u}}},
               {"total", 64u}}},
             {"sync_variables", {"0x40"}},
+            {"sync_latency", json::object()},
             {"se_used", true},
             {"se",
              {{{"unit", 0u},
@@ -139,4 +144,94 @@ TEST_CASE("stats: SchemeRow requires every figure of a clean run, not of a faile
     CHECK(failed.error == std::optional<std::string>("configuration: bad"));
     CHECK(failed.to_json()["speedup_over_baseline"].is_null());
     CHECK(failed.to_json()["operations"] == 0u);
+}
+
+namespace {
+/// The column at which `word` appears in each line starting with `prefix`.
+std::vector<size_t> columns_of(const std::string& text, const std::string& prefix, const std::string& word) {
+    std::vector<size_t> cols;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(prefix, 0) == 0) cols.push_back(line.find(word));
+    return cols;
+}
+
+/// A run of `units` SEs whose numbers grow in width from SE to SE.
+SimulationResult wide_run(unsigned units, unsigned cores) {
+    json j = minimal_run();
+    j["units"] = units;
+    j["cores"] = cores;
+    j["se"] = json::array();
+    for (unsigned u = 0; u < units; ++u)
+        j["se"].push_back({{"unit", u},
+                           {"messages", {{"lock_acquire_global", uint64_t{1} << (u % 40)}}},
+                           {"st_occupancy_avg", 0.5 * u * u},
+                           {"st_occupancy_max", u * 3},
+                           {"st_entries", 64u},
+                           {"overflow_requests", uint64_t{u} * u * u}});
+    j["servers"] = json::array();
+    for (unsigned u = 0; u < units; u += 5)
+        j["servers"].push_back({{"unit", u}, {"messages_handled", uint64_t{7} << u}, {"busy_fraction", u / 70.0}});
+    j["sync_latency"] = {{"lock_acquire",
+                          {{"count", 12345678u},
+                           {"mean_ns", 5.5},
+                           {"p50_ns", 3.0},
+                           {"p95_ns", 120.25},
+                           {"p99_ns", 4000.5},
+                           {"max_ns", 123456.0}}},
+                         {"barrier_wait_across_units",
+                          {{"count", 9u},
+                           {"mean_ns", 15000.0},
+                           {"p50_ns", 14000.0},
+                           {"p95_ns", 16000.0},
+                           {"p99_ns", 16000.0},
+                           {"max_ns", 17000.0}}}};
+    SimulationResult r;
+    r.ok = true;
+    r.stats = j;
+    return r;
+}
+
+void check_aligned(const std::string& text, unsigned units) {
+    INFO(text);
+    // Every value starts in the same column as the status line's, whatever its label.
+    std::istringstream in(text);
+    std::string line;
+    std::getline(in, line); // the title
+    std::getline(in, line);
+    REQUIRE(line.rfind("  status ", 0) == 0);
+    const size_t value = line.find_first_not_of(' ', 8);
+    while (std::getline(in, line)) {
+        // A label padded to the value column (a right-aligned number may add blanks after it).
+        REQUIRE(line.size() > value);
+        CHECK(line[value - 1] == ' ');
+    }
+    // Within the SE rows every field lines up.
+    for (const char* word : {" messages", "ST occupancy", " max ", " overflow requests"}) {
+        const auto cols = columns_of(text, "  SE ", word);
+        REQUIRE(cols.size() == units);
+        for (const size_t c : cols) CHECK(c == cols.front());
+    }
+    for (const char* word : {" messages", "busy"}) {
+        const auto cols = columns_of(text, "  server", word);
+        for (const size_t c : cols) CHECK(c == cols.front());
+    }
+    for (const char* word : {" waits", " p50 ", " p95 ", " p99 ", " max "}) {
+        auto cols = columns_of(text, "  lock acquire", word);
+        const auto more = columns_of(text, "  barrier (all)", word);
+        cols.insert(cols.end(), more.begin(), more.end());
+        REQUIRE(cols.size() == 2);
+        CHECK(cols[0] == cols[1]);
+    }
+}
+} // namespace
+
+TEST_CASE("stats: the printed summary stays aligned from SE 10 on and at 64 units / 1024 cores", "[stats][summary]") {
+    check_aligned(summary(wide_run(16, 240)), 16);
+    check_aligned(summary(wide_run(64, 1024)), 64);
+    // The usual labels keep their usual width.
+    const std::string s = summary(wide_run(4, 60));
+    CHECK_THAT(s, Catch::Contains("  status            ok\n"));
+    CHECK_THAT(
+        s, Catch::Contains("  SE 0              1 messages, ST occupancy avg 0.00 max 0 of 64,  0 overflow requests"));
 }

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "platforms/build_info.h"
 #include "testbenches/tests/sim_binary.h"
 
 namespace {
@@ -40,6 +41,19 @@ long long query(const std::string& db, const std::string& sql) {
     REQUIRE(sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK);
     long long v = -1;
     if (sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return v;
+}
+
+std::string text_query(const std::string& db, const std::string& sql) {
+    sqlite3* h = nullptr;
+    REQUIRE(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    REQUIRE(sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK);
+    std::string v;
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+        v = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
     sqlite3_finalize(st);
     sqlite3_close(h);
     return v;
@@ -103,6 +117,12 @@ TEST_CASE("traces e2e: VCD, database and timeline of one run agree with its stat
     CHECK(query(db, "SELECT COUNT(*) FROM messages WHERE opcode='lock_grant_local'") == 60 * 20);
     CHECK(query(db, "SELECT COUNT(*) FROM messages WHERE latency_ns < 0") == 0);
     CHECK(query(db, "SELECT COUNT(*) FROM meta WHERE key='status' AND value='ok'") == 1);
+    // The run's identity: the build, the seed and the effective configuration, as in the statistics.
+    CHECK(text_query(db, "SELECT value FROM meta WHERE key='version'") == syncron::build_version());
+    CHECK(text_query(db, "SELECT value FROM meta WHERE key='commit'") == syncron::build_commit());
+    CHECK(text_query(db, "SELECT value FROM meta WHERE key='seed'") == std::to_string(j["seed"].get<uint64_t>()));
+    CHECK(nlohmann::json::parse(text_query(db, "SELECT value FROM meta WHERE key='configuration'")) == j["config"]);
+    CHECK(j["build"] == nlohmann::json{{"version", syncron::build_version()}, {"commit", syncron::build_commit()}});
 
     // Waveform: SE signals are declared and change; the traced lock has an owner at some point.
     const std::string v = slurp(vcd);
