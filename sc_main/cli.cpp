@@ -119,12 +119,19 @@ Described describe() {
         ("workload", po::value<std::string>()->value_name("NAME"),
          ("workload: " + workload_list() + " (default: from the configuration; hmc4: " +
           d.workload.name + ")").c_str())
+        ("graph", po::value<std::string>()->value_name("FILE"),
+         "graph of the graph applications (bfs, cc, sssp, pr, tf, tc): a SNAP edge list, or Matrix "
+         "Market for FILE.mtx (--set workload.graph_format=snap|mtx overrides) (default: an R-MAT "
+         "graph, workload.rmat_scale and workload.rmat_edge_factor)")
+        ("series", po::value<std::string>()->value_name("FILE"),
+         "time series of ts: one value per line, or a CSV column (workload.series_column) (default: a "
+         "seeded random walk of workload.series_length values)")
         ("interval", po::value<std::string>()->value_name("N"),
          ("instructions between synchronization points (default: from the configuration; "
           "hmc4: " + std::to_string(d.workload.interval) + ")").c_str())
         ("ops", po::value<std::string>()->value_name("N"),
          ("operations per core: synchronization operations of a microbenchmark, operations on "
-          "a data structure (default: from the configuration; hmc4 leaves it to the workload: " +
+          "a data structure, iterations of pr (default: from the configuration; hmc4 leaves it to the workload: " +
           default_ops_list() + ")").c_str())
         ("cores", po::value<std::string>()->value_name("N"),
          ("client cores running the workload, spread evenly over the units (default: from the "
@@ -186,7 +193,7 @@ std::string help_text(const po::options_description& desc) {
           "and reports throughput, latency, traffic, energy and Synchronization Table\n"
           "statistics. The configuration is the preset given by --config, then every\n"
           "--set override in order, then the dedicated flags (--scheme, --workload,\n"
-          "--interval, --ops, --cores, --units, --timing, --seed).\n\n"
+          "--interval, --ops, --cores, --units, --timing, --seed, --graph, --series).\n\n"
        << desc
        << "\nExamples:\n"
           "  syncron-sim --workload barrier --interval 2000 --stats barrier.json\n"
@@ -376,6 +383,8 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     if (units) put("platform", "units", *units);
     if (cores) put("platform", "client_cores", *cores);
     if (seed) put("workload", "seed", *seed);
+    if (const auto graph = flag("graph")) put("workload", "graph", *graph);
+    if (const auto series = flag("series")) put("workload", "series", *series);
 
     try {
         out.params = from_json(cfg);

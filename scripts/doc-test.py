@@ -4,7 +4,7 @@
 Every line of every fenced ```sh block is a command (a trailing backslash or
 an indented continuation joins lines). Each file's commands run in order, in
 one fresh temporary directory per file (a command may use a file an earlier
-one wrote), with `build`, `scripts`, `traces`, `platforms` and `docs` linked
+one wrote), with `build`, `scripts`, `traces`, `platforms`, `docs` and `testbenches` linked
 to the repository's and build/sc_main on PATH, so both `build/sc_main/syncron-sim`
 and a bare `syncron-sim` work. Every syncron-sim invocation runs small: its
 `--ops N` becomes `--ops OPS` (default 3), or `--ops OPS` is added.
@@ -35,7 +35,7 @@ SKIP = [
      "the linters: CI runs scripts/lint.sh as its own step (clang-tidy needs build-lint/, minutes)"),
     (r"^gtkwave\b",
      "GUI program; test_traces 'gtkw' cases check every save file against the VCD of its run"),
-    (r"^scripts/figure(10|11|23)\.py\b",
+    (r"^scripts/(figure(10|11|23)|applications)\.py\b",
      "parameter sweeps of hundreds of runs (minutes); each point is a syncron-sim run like the ones tested here"),
     (r"syncron-bench \[--",
      "synopsis with optional [--flags], not a command"),
@@ -112,7 +112,8 @@ def main():
         rel = f.relative_to(ROOT)
         with tempfile.TemporaryDirectory(prefix="syncron-doc-") as tmp:
             for name, target in (("build", build), ("scripts", ROOT / "scripts"), ("traces", ROOT / "traces"),
-                                 ("platforms", ROOT / "platforms"), ("docs", ROOT / "docs")):
+                                 ("platforms", ROOT / "platforms"), ("docs", ROOT / "docs"),
+                                 ("testbenches", ROOT / "testbenches")):
                 os.symlink(target, os.path.join(tmp, name))
             for line, cmd in cmds:
                 reason = None

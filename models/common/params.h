@@ -171,6 +171,16 @@ struct WorkloadParams {
     std::optional<uint64_t> elements;       ///< initial size of the structure
     std::optional<unsigned> update_percent; ///< % of operations that modify it (the rest look up)
     std::optional<unsigned> insert_percent; ///< % of the updates that insert (the rest remove)
+    // The applications (docs/workloads.md): graph kernels and the time series.
+    std::string graph;                    ///< graph file; empty = an R-MAT graph
+    std::string graph_format;             ///< snap or mtx; empty = by the file's extension (.mtx: Matrix Market)
+    unsigned rmat_scale = 8;              ///< R-MAT: 2^scale vertices
+    unsigned rmat_edge_factor = 8;        ///< R-MAT: edge_factor * 2^scale edges drawn
+    std::string partition = "contiguous"; ///< vertices over units: contiguous or metis
+    std::string series;                   ///< time-series file; empty = a seeded random walk
+    unsigned series_column = 1;           ///< column of a CSV series (1 = the first)
+    unsigned series_length = 256;         ///< length of the generated random walk
+    unsigned window = 16;                 ///< subsequence length of the matrix profile
 };
 
 struct SimParams {

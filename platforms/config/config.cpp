@@ -225,6 +225,15 @@ const std::vector<Field>& fields() {
         SYNCRON_FIELD(workload, elements),
         SYNCRON_FIELD(workload, update_percent),
         SYNCRON_FIELD(workload, insert_percent),
+        SYNCRON_FIELD(workload, graph),
+        SYNCRON_FIELD(workload, graph_format),
+        SYNCRON_FIELD(workload, rmat_scale),
+        SYNCRON_FIELD(workload, rmat_edge_factor),
+        SYNCRON_FIELD(workload, partition),
+        SYNCRON_FIELD(workload, series),
+        SYNCRON_FIELD(workload, series_column),
+        SYNCRON_FIELD(workload, series_length),
+        SYNCRON_FIELD(workload, window),
         SYNCRON_FIELD(check, protocol),
         SYNCRON_FIELD(server, instructions_per_request),
         SYNCRON_FIELD(server, table_entries),
@@ -512,6 +521,20 @@ void validate(const SimParams& p) {
             "must be in 0..100, got " + str(p.workload.update_percent.value_or(0)));
     require(!p.workload.insert_percent || *p.workload.insert_percent <= 100, "workload.insert_percent",
             "must be in 0..100, got " + str(p.workload.insert_percent.value_or(0)));
+    require(p.workload.graph_format.empty() || p.workload.graph_format == "snap" || p.workload.graph_format == "mtx",
+            "workload.graph_format",
+            "must be snap, mtx or empty (by the file's extension); got " + json(p.workload.graph_format).dump());
+    require(p.workload.rmat_scale >= 1 && p.workload.rmat_scale <= 26, "workload.rmat_scale",
+            "must be in 1..26, got " + str(p.workload.rmat_scale));
+    require(p.workload.rmat_edge_factor >= 1 && p.workload.rmat_edge_factor <= 1024, "workload.rmat_edge_factor",
+            "must be in 1..1024, got " + str(p.workload.rmat_edge_factor));
+    require(p.workload.partition == "contiguous" || p.workload.partition == "metis", "workload.partition",
+            "must be contiguous or metis; got " + json(p.workload.partition).dump());
+    require(p.workload.series_column >= 1, "workload.series_column", "must be at least 1 (the first column is 1)");
+    require(p.workload.window >= 4, "workload.window", "must be at least 4, got " + str(p.workload.window));
+    require(p.workload.series_length >= 2 * p.workload.window, "workload.series_length",
+            "(" + str(p.workload.series_length) + ") must be at least twice workload.window (" +
+                str(p.workload.window) + ")");
     require(p.server.instructions_per_request >= 1, "server.instructions_per_request", "must be at least 1, got 0");
     require(p.server.table_entries >= 1, "server.table_entries", "must be at least 1, got 0");
     require(p.atomics.backoff_min >= 1, "atomics.backoff_min", "must be at least 1, got 0");

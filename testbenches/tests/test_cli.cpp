@@ -208,3 +208,28 @@ TEST_CASE("cli: data-structure sizes and mixes, and their errors", "[cli]") {
     CHECK_THROWS_WITH(parse({"--workload", "stack", "--ops", "0"}), Contains("workload.ops"));
     CHECK_THROWS_WITH(parse({"--workload", "stacks"}), Contains("stacks") && Contains("stack"));
 }
+
+TEST_CASE("cli: application inputs (--graph, --series, workload keys) and their errors", "[cli]") {
+    const auto o = parse({"--workload", "cc", "--graph", "g.mtx", "--set", "workload.graph_format=snap", "--set",
+                          "workload.rmat_scale=12", "--set", "workload.partition=metis"});
+    CHECK(o.params.workload.name == "cc");
+    CHECK(o.params.workload.graph == "g.mtx");
+    CHECK(o.params.workload.graph_format == "snap");
+    CHECK(o.params.workload.rmat_scale == 12u);
+    CHECK(o.params.workload.partition == "metis");
+    const auto t = parse(
+        {"--workload", "ts", "--series", "s.csv", "--set", "workload.series_column=2", "--set", "workload.window=8"});
+    CHECK(t.params.workload.series == "s.csv");
+    CHECK(t.params.workload.series_column == 2u);
+    CHECK(t.params.workload.window == 8u);
+    // --graph beats a --set of the same key, as every dedicated flag does.
+    CHECK(parse({"--graph", "a.txt", "--set", "workload.graph=b.txt"}).params.workload.graph == "a.txt");
+    CHECK(parse({}).params.workload.graph.empty()); // R-MAT
+    CHECK_THROWS_WITH(parse({"--set", "workload.graph_format=csv"}), Contains("workload.graph_format"));
+    CHECK_THROWS_WITH(parse({"--set", "workload.rmat_scale=0"}), Contains("workload.rmat_scale") && Contains("1..26"));
+    CHECK_THROWS_WITH(parse({"--set", "workload.partition=random"}), Contains("workload.partition"));
+    CHECK_THROWS_WITH(parse({"--set", "workload.window=2"}), Contains("workload.window"));
+    CHECK_THROWS_WITH(parse({"--set", "workload.series_length=20"}),
+                      Contains("workload.series_length") && Contains("twice workload.window"));
+    CHECK_THROWS_WITH(parse({"--set", "workload.series_column=0"}), Contains("workload.series_column"));
+}

@@ -1,6 +1,7 @@
 #include "testbenches/workloads/builtin_workloads.h"
 
 #include "platforms/workload_registry.h"
+#include "testbenches/workloads/applications.h"
 #include "testbenches/workloads/data_structures/data_structures.h"
 #include "testbenches/workloads/microbenchmarks.h"
 
@@ -11,6 +12,7 @@ void register_builtin_workloads(WorkloadRegistry& registry) {
         registry.add(name,
                      WorkloadInfo{&make_microbenchmark, kMicrobenchmarkOps, CoreMapping::spread, "microbenchmarks"});
     register_data_structures(registry);
+    register_applications(registry);
 }
 
 } // namespace syncron

@@ -1,0 +1,43 @@
+#include "testbenches/workloads/graph/graph.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace syncron {
+
+bool Graph::adjacent(uint32_t u, uint32_t v) const {
+    const auto first = neighbours.begin() + static_cast<std::ptrdiff_t>(offsets[u]);
+    const auto last = neighbours.begin() + static_cast<std::ptrdiff_t>(offsets[u + 1]);
+    return std::binary_search(first, last, v);
+}
+
+Graph Graph::from_edges(uint32_t vertices, std::vector<std::pair<uint32_t, uint32_t>> edges, std::string source) {
+    Graph g;
+    g.vertices = vertices;
+    g.source = std::move(source);
+    // Both directions of every edge but self-loops, sorted, duplicates dropped.
+    std::vector<std::pair<uint32_t, uint32_t>> both;
+    both.reserve(edges.size() * 2);
+    for (const auto& [u, v] : edges) {
+        if (u >= vertices || v >= vertices)
+            throw std::invalid_argument(g.source + ": vertex " + std::to_string(std::max(u, v)) +
+                                        " out of range (the graph has " + std::to_string(vertices) + " vertices)");
+        if (u == v) continue;
+        both.emplace_back(u, v);
+        both.emplace_back(v, u);
+    }
+    edges.clear();
+    edges.shrink_to_fit();
+    std::sort(both.begin(), both.end());
+    both.erase(std::unique(both.begin(), both.end()), both.end());
+    g.offsets.assign(uint64_t(vertices) + 1, 0);
+    g.neighbours.reserve(both.size());
+    for (const auto& [u, v] : both) {
+        ++g.offsets[u + 1];
+        g.neighbours.push_back(v);
+    }
+    for (uint32_t v = 0; v < vertices; ++v) g.offsets[v + 1] += g.offsets[v];
+    return g;
+}
+
+} // namespace syncron
