@@ -29,8 +29,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # (regex on the command, why it is not run here). Keep this short.
 SKIP = [
-    (r"^scripts/(run|test)\.sh\b",
-     "set-up + full build (+ the whole suite): CI runs scripts/test.sh itself, which runs this test"),
+    (r"^scripts/(run|test|test-sanitize)\.sh\b",
+     "set-up + full build (+ the whole suite): CI runs scripts/test.sh and scripts/test-sanitize.sh itself"),
+    (r"^build-fuzz/",
+     "libFuzzer runs (minutes to hours, clang build); ctest fuzz_*_smoke replays each target's corpus"),
     (r"^(scripts/lint\.sh|clang-format|clang-tidy)\b",
      "the linters: CI runs scripts/lint.sh as its own step (clang-tidy needs build-lint/, minutes)"),
     (r"^gtkwave\b",

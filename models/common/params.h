@@ -167,6 +167,9 @@ struct WorkloadParams {
     /// critical section, epoch words at barriers). Off = the paper's empty
     /// critical section; host-side invariant checks run either way.
     bool memory_check = false;
+    /// condvar: home each condition variable one unit after its lock's, so
+    /// registration and lock release take different paths (docs/protocol.md).
+    bool condvar_apart = false;
     // The data structures (docs/workloads.md); unset = the paper's Table 6.
     std::optional<uint64_t> elements;       ///< initial size of the structure
     std::optional<unsigned> update_percent; ///< % of operations that modify it (the rest look up)

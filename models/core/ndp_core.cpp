@@ -384,8 +384,7 @@ uint64_t NdpCore::atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t 
     for (unsigned i = 0; i < size; ++i) buf[i] = static_cast<uint8_t>(operand >> (8 * i));
     AtomicExtension ext(op, compare);
     timed(tlm::TLM_WRITE_COMMAND, addr, buf, size, &ext);
-    uint64_t old = 0;
-    for (unsigned i = 0; i < size; ++i) old |= uint64_t(buf[i]) << (8 * i);
+    const uint64_t old = ext.old_value;
     const uint64_t mask = size == 8 ? ~0ull : (1ull << (8 * size)) - 1;
     if (op == AtomicOp::cas && (old & mask) != (compare & mask)) ++m_stats.cas_failures;
     set_state(CoreState::computing, "compute", 0);

@@ -111,7 +111,7 @@ void Vault::deny_dmi(tlm::tlm_dmi& dmi) const {
 void Vault::perform_atomic(tlm::tlm_generic_payload& trans, AtomicExtension& ext) {
     const uint64_t addr = trans.get_address();
     const unsigned len = trans.get_data_length(); // 4 or 8 (validated)
-    uint8_t* data = trans.get_data_ptr();
+    const uint8_t* data = trans.get_data_ptr();
     uint8_t old_bytes[8];
     m_store.read(addr, old_bytes, len);
     const uint64_t mask = len == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * len)) - 1;
@@ -132,7 +132,7 @@ void Vault::perform_atomic(tlm::tlm_generic_payload& trans, AtomicExtension& ext
         store_le(bytes, result, len);
         m_store.write(addr, bytes, len);
     }
-    std::memcpy(data, old_bytes, len); // the old value goes back to the initiator
+    ext.old_value = old; // in the extension: a WRITE's data array is the initiator's
     ++m_atomics[static_cast<size_t>(ext.op)];
     ext.performed = true;
 }

@@ -46,9 +46,11 @@ constexpr std::array<std::string_view, kOpcodeCount> kNames = {
     "abort_local",
     "abort_global",
     "abort_overflow",
+    "cond_registered_global",
+    "cond_registered_overflow",
 };
 static_assert(static_cast<unsigned>(Opcode::decrease_indexing_counter) + 1 == kPaperOpcodeCount);
-static_assert(static_cast<unsigned>(Opcode::abort_overflow) + 1 == kOpcodeCount);
+static_assert(static_cast<unsigned>(Opcode::cond_registered_overflow) + 1 == kOpcodeCount);
 
 unsigned idx(Opcode op) { return static_cast<unsigned>(op); }
 } // namespace
@@ -74,6 +76,7 @@ Primitive primitive_of(Opcode op) {
     if (i <= idx(Opcode::barrier_departure_overflow)) return Primitive::barrier;
     if (i <= idx(Opcode::sem_post_overflow)) return Primitive::semaphore;
     if (i <= idx(Opcode::cond_grant_overflow)) return Primitive::condvar;
+    if (op == Opcode::cond_registered_global || op == Opcode::cond_registered_overflow) return Primitive::condvar;
     return Primitive::other;
 }
 

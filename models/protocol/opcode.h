@@ -59,11 +59,18 @@ enum class Opcode : uint8_t {
     abort_local,
     abort_global,
     abort_overflow,
+    // Model extension (not in Table 3): a Master SE confirms a condition
+    // variable's registration whose lock is homed at another SE, so the
+    // registering SE releases the lock only once no signal can overtake the
+    // registration (docs/protocol.md, "Condition variable"). Global: an SE's
+    // registration (MessageInfo = lock); overflow: one core's (CoreID = core).
+    cond_registered_global,
+    cond_registered_overflow,
 };
 
 /// Opcodes of paper Table 3 (raw values 0..37).
 inline constexpr unsigned kPaperOpcodeCount = 38;
-inline constexpr unsigned kOpcodeCount = 41;
+inline constexpr unsigned kOpcodeCount = 43;
 
 enum class Primitive : uint8_t { lock, barrier, semaphore, condvar, other };
 /// Which hop a message travels: core<->own SE, SE<->Master SE, overflowed SE<->Master SE.
@@ -78,21 +85,22 @@ Primitive primitive_of(Opcode op);
 
 /// Level of every opcode, in Opcode order (asked for every message).
 inline constexpr Level kOpcodeLevels[kOpcodeCount] = {
-    Level::global,   Level::local,  Level::overflow, // lock_acquire_*
-    Level::global,   Level::local,  Level::overflow, // lock_release_*
-    Level::global,   Level::local,  Level::overflow, // lock_grant_*
-    Level::global,   Level::local,  Level::local,    // barrier_wait_global, _local_within_unit, _local_across_units
-    Level::overflow, Level::global, Level::local,    // barrier_wait_overflow, barrier_depart_global, _local
-    Level::overflow,                                 // barrier_departure_overflow
-    Level::global,   Level::local,  Level::overflow, // sem_wait_*
-    Level::global,   Level::local,  Level::overflow, // sem_grant_*
-    Level::global,   Level::local,  Level::overflow, // sem_post_*
-    Level::global,   Level::local,  Level::overflow, // cond_wait_*
-    Level::global,   Level::local,  Level::overflow, // cond_signal_*
-    Level::global,   Level::local,  Level::overflow, // cond_broad_*
-    Level::global,   Level::local,  Level::overflow, // cond_grant_*
-    Level::other,                                    // decrease_indexing_counter
-    Level::local,    Level::global, Level::overflow, // abort_*
+    Level::global,   Level::local,    Level::overflow, // lock_acquire_*
+    Level::global,   Level::local,    Level::overflow, // lock_release_*
+    Level::global,   Level::local,    Level::overflow, // lock_grant_*
+    Level::global,   Level::local,    Level::local,    // barrier_wait_global, _local_within_unit, _local_across_units
+    Level::overflow, Level::global,   Level::local,    // barrier_wait_overflow, barrier_depart_global, _local
+    Level::overflow,                                   // barrier_departure_overflow
+    Level::global,   Level::local,    Level::overflow, // sem_wait_*
+    Level::global,   Level::local,    Level::overflow, // sem_grant_*
+    Level::global,   Level::local,    Level::overflow, // sem_post_*
+    Level::global,   Level::local,    Level::overflow, // cond_wait_*
+    Level::global,   Level::local,    Level::overflow, // cond_signal_*
+    Level::global,   Level::local,    Level::overflow, // cond_broad_*
+    Level::global,   Level::local,    Level::overflow, // cond_grant_*
+    Level::other,                                      // decrease_indexing_counter
+    Level::local,    Level::global,   Level::overflow, // abort_*
+    Level::global,   Level::overflow,                  // cond_registered_*
 };
 inline Level level_of(Opcode op) {
     const unsigned i = static_cast<unsigned>(op);

@@ -6,7 +6,6 @@
 #include <stdexcept>
 
 #include "models/common/hex.h"
-#include "models/protocol/tlm/atomic_extension.h"
 
 namespace syncron {
 
@@ -135,10 +134,7 @@ ProtocolChecker::Snapshot ProtocolChecker::snapshot(const tlm_generic_payload& t
     s.byte_enable = t.get_byte_enable_ptr();
     s.byte_enable_length = t.get_byte_enable_length();
     s.streaming_width = t.get_streaming_width();
-    // An atomic's data comes back holding the old value (atomic_extension.h):
-    // its buffer is the one WRITE buffer a target may change.
-    s.atomic = t.get_extension<AtomicExtension>() != nullptr;
-    if (s.command == tlm::TLM_WRITE_COMMAND && s.data && !s.atomic) s.write_hash = hash(s.data, s.length);
+    if (s.command == tlm::TLM_WRITE_COMMAND && s.data) s.write_hash = hash(s.data, s.length);
     return s;
 }
 
@@ -147,7 +143,7 @@ bool ProtocolChecker::unchanged(const Snapshot& s, const tlm_generic_payload& t)
         t.get_data_length() != s.length || t.get_byte_enable_ptr() != s.byte_enable ||
         t.get_byte_enable_length() != s.byte_enable_length || t.get_streaming_width() != s.streaming_width)
         return false;
-    return s.command != tlm::TLM_WRITE_COMMAND || !s.data || s.atomic || hash(s.data, s.length) == s.write_hash;
+    return s.command != tlm::TLM_WRITE_COMMAND || !s.data || hash(s.data, s.length) == s.write_hash;
 }
 
 std::string ProtocolChecker::changes(const Snapshot& s, const tlm_generic_payload& t) {

@@ -87,7 +87,6 @@ private:
         unsigned char* data = nullptr;
         unsigned char* byte_enable = nullptr;
         uint64_t write_hash = 0; ///< data contents, for writes only
-        bool atomic = false;     ///< an AtomicExtension: the data returns the old value
         unsigned length = 0;
         unsigned byte_enable_length = 0;
         unsigned streaming_width = 0;

@@ -222,6 +222,7 @@ const std::vector<Field>& fields() {
         SYNCRON_FIELD(workload, seed),
         SYNCRON_FIELD(workload, variables),
         SYNCRON_FIELD(workload, memory_check),
+        SYNCRON_FIELD(workload, condvar_apart),
         SYNCRON_FIELD(workload, elements),
         SYNCRON_FIELD(workload, update_percent),
         SYNCRON_FIELD(workload, insert_percent),

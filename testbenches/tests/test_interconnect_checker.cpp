@@ -22,6 +22,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "models/memory/backing_store.h"
+#include "models/protocol/tlm/atomic_extension.h"
 #include "models/tlm/payload_fill.h"
 #include "models/tlm/payload_pool.h"
 #include "models/tlm/protocol_checker.h"
@@ -1010,6 +1011,27 @@ TEST_CASE("interconnect: checker: payload_modified: b_transport target changes t
     sc_core::sc_start();
     require_single(b.checker, "payload_modified");
     CHECK(b.checker.messages()[0].find("data length 8 -> 4") != std::string::npos);
+}
+
+TEST_CASE("interconnect: checker: payload_modified: a target writing an atomic WRITE's data is flagged (no exemption)",
+          "[interconnect][checker][rule]") {
+    RawBench b([](RawInitiator& i) {
+        uint64_t v = 5;
+        AtomicExtension ext(AtomicOp::faa, 0);
+        tlm_generic_payload t;
+        RawInitiator::setup(t, tlm::TLM_WRITE_COMMAND, 0x118, reinterpret_cast<uint8_t*>(&v), 8);
+        t.set_extension(&ext);
+        sc_time d = SC_ZERO_TIME;
+        i.socket->b_transport(t, d);
+        t.clear_extension(&ext);
+    });
+    b.target.on_b = [](tlm_generic_payload& t, sc_time&) {
+        t.get_data_ptr()[0] = 0; // "returns the old value" in the buffer: forbidden by §14.7
+        t.set_response_status(tlm::TLM_OK_RESPONSE);
+    };
+    sc_core::sc_start();
+    require_single(b.checker, "payload_modified");
+    CHECK(b.checker.messages()[0].find("write data contents changed") != std::string::npos);
 }
 
 // ================================================================== response status

@@ -130,7 +130,7 @@ AtomicResult run_atomic(Socket& socket, const AtomicReq& r, sc_time& delay, Via 
         res.debug_bytes = socket->transport_dbg(t);
     t.clear_extension(&ext); // ours, on the stack: the payload must not free it
     res.status = t.get_response_status();
-    res.old = load_le(res.buf.data(), r.len);
+    res.old = ext.old_value;
     res.performed = ext.performed;
     return res;
 }
@@ -191,7 +191,7 @@ private:
         s.status = t.get_response_status();
         if (const AtomicExtension* e = t.get_extension<AtomicExtension>()) {
             s.performed = e->performed;
-            s.old = load_le(t.get_data_ptr(), t.get_data_length());
+            s.old = e->old_value;
         }
     }
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_time& d) {
@@ -350,8 +350,9 @@ TEST_CASE("memory: atomics: cas, swap and faa at 4 and 8 bytes return the old va
         CHECK(got[k].old == c.init);
         CHECK(peek(b.store, addrs[k], c.len) == c.want);
         if (c.preload) CHECK(peek(b.store, addrs[k] + c.len, 8) == sentinel);
-        // Only the operand's bytes of the buffer carry the old value back.
-        CHECK(std::all_of(got[k].buf.begin() + c.len, got[k].buf.end(), [](uint8_t x) { return x == kFill; }));
+        // The old value comes back in the extension; the WRITE's buffer is the
+        // initiator's and returns exactly as sent (IEEE 1666-2011 §14.7).
+        CHECK(got[k].buf == got[k].sent);
         if (c.op == AtomicOp::cas && c.want == c.init && c.operand != c.init) ++failures;
         bytes += c.len;
     }
@@ -478,7 +479,7 @@ TEST_CASE("memory: atomics: LT atomics to one bank serialize with each other and
     CHECK(v.bank_timeline(2).busy_time() == 3 * occ + v.bank_occupancy(false, 64));
 }
 
-TEST_CASE("memory: atomics: LT through the base-protocol checker: no report although the data returns the old value",
+TEST_CASE("memory: atomics: LT through the base-protocol checker: no report, the write buffer comes back as sent",
           "[memory][atomics][checker]") {
     const MemoryParams p;
     const AddressMap m(4, 16, p);
@@ -490,8 +491,8 @@ TEST_CASE("memory: atomics: LT through the base-protocol checker: no report alth
     ScriptInitiator init("init", [&](ScriptInitiator& i) {
         sc_time d;
         i.write64(w + 8, 7, d);
-        changed = run_atomic(i.socket, {AtomicOp::faa, w, 8, 5}, d); // old 0: buffer changes
-        same = run_atomic(i.socket, {AtomicOp::swap, w, 8, 5}, d);   // old 5 == operand: buffer as it was
+        changed = run_atomic(i.socket, {AtomicOp::faa, w, 8, 5}, d); // old 0 != operand
+        same = run_atomic(i.socket, {AtomicOp::swap, w, 8, 5}, d);   // old 5 == operand
         i.read64(w + 8, d);
     });
     init.socket.bind(checker.target);
@@ -501,11 +502,12 @@ TEST_CASE("memory: atomics: LT through the base-protocol checker: no report alth
     REQUIRE(init.done());
     CHECK(changed.old == 0);
     CHECK(same.old == 5);
+    CHECK(changed.buf == changed.sent);
+    CHECK(same.buf == same.sent);
     CHECK(checker.b_transports() == 4);
     for (const auto& msg : checker.messages()) UNSCOPED_INFO(msg);
     CHECK(checker.other_violations() == 0);
-    CHECK(checker.violations(ProtocolChecker::Rule::payload_modified) ==
-          0); // an atomic may return its old value in the data
+    CHECK(checker.violations(ProtocolChecker::Rule::payload_modified) == 0); // hashed like any WRITE
     CHECK(checker.messages().empty());
 }
 
@@ -643,13 +645,13 @@ TEST_CASE("memory: atomics: concurrent faa from AT initiators serialize in servi
     CHECK(vault.max_queue_occupancy() == p.queue_depth); // they queued up
     CHECK(vault.backpressured() > 0);
     CHECK(vault.queue_occupancy() == 0);
-    // The checker knows an atomic's WRITE buffer comes back with the old
-    // value (docs/protocol_checker.md): no report.
+    // The checker hashes an atomic's WRITE data like any other: had the vault
+    // written an old value into a buffer (most differ from the operand), it
+    // would report payload_modified.
     for (const auto& msg : checker.messages()) UNSCOPED_INFO(msg);
     CHECK(checker.other_violations() == 0);
-    CHECK(data_changed > 0); // the buffers did change: the exemption was exercised
-    CHECK(checker.violations(ProtocolChecker::Rule::payload_modified) ==
-          0); // an atomic may return its old value in the data
+    CHECK(data_changed > 0);
+    CHECK(checker.violations(ProtocolChecker::Rule::payload_modified) == 0);
     CHECK(checker.messages().empty());
     CHECK(checker.in_flight() == 0);
 }

@@ -233,7 +233,8 @@ TEST_CASE("wire: layout_for computes minimal widths", "[protocol][wire]") {
     CHECK_THROWS_AS(layout_for(4, 0), std::invalid_argument);
 }
 
-TEST_CASE("opcode: 41 distinct names (Table 3 and the 3 aborts) that parse back", "[protocol][opcode]") {
+TEST_CASE("opcode: 43 distinct names (Table 3, the 3 aborts, the 2 condition-variable confirmations) that parse back",
+          "[protocol][opcode]") {
     std::set<std::string> names;
     for (unsigned i = 0; i < kOpcodeCount; ++i) {
         const Opcode op = op_at(i);
@@ -248,10 +249,11 @@ TEST_CASE("opcode: 41 distinct names (Table 3 and the 3 aborts) that parse back"
         CHECK(*opcode_from_raw(i) == op);
     }
     CHECK(names.size() == kOpcodeCount);
-    CHECK(kOpcodeCount == 41);
+    CHECK(kOpcodeCount == 43);
     CHECK(kPaperOpcodeCount == 38);
     CHECK(static_cast<unsigned>(Opcode::decrease_indexing_counter) == 37); // Table 3 keeps its raw values
     CHECK(to_string(Opcode::abort_local) == "abort_local");
+    CHECK(static_cast<unsigned>(Opcode::abort_overflow) == 40); // model extensions append, never renumber
     CHECK_FALSE(opcode_from_string("lock_acquire").has_value());
     CHECK_FALSE(opcode_from_raw(kOpcodeCount).has_value());
 }
@@ -285,7 +287,8 @@ TEST_CASE("opcode: primitive and level of representative opcodes", "[protocol][o
     CHECK_FALSE(is_core_request(Opcode::abort_local));
 
     // Table 3: 13 local (barrier has two waits), 12 global, 12 overflow, 1
-    // other; plus one abort of each level.
+    // other; plus one abort of each level and the condition-variable
+    // confirmations (global, overflow).
     unsigned local = 0, global = 0, over = 0;
     for (unsigned i = 0; i < kOpcodeCount; ++i) {
         const Level l = level_of(op_at(i));
@@ -294,8 +297,11 @@ TEST_CASE("opcode: primitive and level of representative opcodes", "[protocol][o
         over += l == Level::overflow;
     }
     CHECK(local == 14);
-    CHECK(global == 13);
-    CHECK(over == 13);
+    CHECK(global == 14);
+    CHECK(over == 14);
+    CHECK(primitive_of(Opcode::cond_registered_global) == Primitive::condvar);
+    CHECK(level_of(Opcode::cond_registered_overflow) == Level::overflow);
+    CHECK_FALSE(is_core_request(Opcode::cond_registered_global));
 }
 
 TEST_CASE("opcode: is_sync_request exactly for the acquire-type core requests", "[protocol][opcode]") {

@@ -233,10 +233,13 @@ public:
     void setup(Driver& d) override {
         setup_common(d);
         if (m_cores < 2) throw std::invalid_argument("workload condvar needs at least 2 cores");
+        if (m_p.condvar_apart && m_units < 2)
+            throw std::invalid_argument("workload.condvar_apart needs at least 2 units (the platform has 1)");
         for (unsigned i = 0; i < m_p.variables; ++i) {
-            // The condition variable lives with its lock (same Master SE).
+            // The condition variable lives with its lock (same Master SE), or
+            // with condvar_apart one unit further.
             m_locks.push_back(d.create_syncvar(home(i)));
-            m_conds.push_back(d.create_syncvar(home(i)));
+            m_conds.push_back(d.create_syncvar(m_p.condvar_apart ? (home(i) + 1) % m_units : home(i)));
             m_token_words.push_back(d.allocate(home(i), kWord, Sharing::shared));
         }
         m_tokens.assign(m_p.variables, 0);

@@ -3,7 +3,9 @@
 // (scheme remote_atomics; docs/vault_controller.md, "Atomics"). It rides on a
 // TLM_WRITE_COMMAND generic payload of 4 or 8 bytes addressed to the
 // operand, naturally aligned; the data buffer carries the operand (for cas:
-// the new value) and comes back holding the old value of the memory word.
+// the new value) and is never written by the target (IEEE 1666-2011 §14.7:
+// a target must not modify the data array of a WRITE): the old value of the
+// memory word comes back in the extension (`old_value`).
 // The vault performs the operation at its service time, as one access that
 // reads and writes the row (docs/vault_controller.md).
 #include <cstdint>
@@ -35,6 +37,9 @@ public:
     /// Set by the vault: the operation was performed (false when the payload
     /// was rejected with an error response).
     bool performed = false;
+    /// Set by the vault: the memory word before the operation, zero-extended
+    /// from the operand width (valid when `performed`).
+    uint64_t old_value = 0;
 };
 
 inline const char* to_string(AtomicOp op) {

@@ -65,6 +65,15 @@ void AbortToSoftware::abort_global(SeContext& cx, StEntry& e, const Message& m, 
     case Primitive::condvar: info = s.info | kCondLockReleased; break; // lock, released at registration
     default: break;
     }
+    if (s.kind == Primitive::condvar && s.confirmations_due > 0) {
+        // The abort answers a registration that would have been confirmed
+        // (lock homed apart): the converted waiters' locks go now, as their
+        // redirects say (kCondLockReleased).
+        --s.confirmations_due;
+        for (auto c = s.deferred_release.find_first(); c != BitList::npos; c = s.deferred_release.find_next(c))
+            cx.release_lock_for(s.info, static_cast<unsigned>(c), r);
+        s.deferred_release.reset();
+    }
     const auto convert = [&](unsigned c) {
         s.local.reset(c);
         if (counted_in_software(aborted)) {
@@ -92,7 +101,7 @@ void AbortToSoftware::abort_global(SeContext& cx, StEntry& e, const Message& m, 
     }
     if (s.local.none()) {
         s.pending = false;
-        cx.free_if(e, true, r);
+        cx.free_if(e, s.confirmations_due == 0, r);
     }
 }
 

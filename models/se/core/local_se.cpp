@@ -65,6 +65,7 @@ bool LocalSe::overflow_reply(const Message& m, SeResult& r) {
         m_cx.to_core(m.core, Opcode::sem_grant_local, m.addr, 0, r);
         break;
     case Opcode::cond_grant_overflow: m_cx.to_core(m.core, Opcode::cond_grant_local, m.addr, 0, r); break;
+    case Opcode::cond_registered_overflow: m_cx.release_lock_for(m.info, m.core, r); break; // deferred in redirect()
     case Opcode::barrier_departure_overflow: m_cx.to_core(m.core, Opcode::barrier_depart_local, m.addr, 0, r); break;
     case Opcode::abort_overflow: m_cx.overflow().abort_overflow(m_cx, m, r); break;
     default: m_cx.fail(r, m, "unexpected overflow message at a non-Master SE");
@@ -89,7 +90,10 @@ void LocalSe::redirect(const Message& m, SeResult& r) {
     ++m_cx.stats().overflow_requests;
     r.cost.overflow = true;
     m_cx.to_se(m_cx.home(m.addr), op, m.addr, m.info, m.core, r);
-    if (m.op == Opcode::cond_wait_local && policy.redirect_releases_lock()) m_cx.release_lock_for(m.info, m.core, r);
+    // The lock is released now, or (lock homed apart from the condvar) once
+    // the Master SE confirms the registration (cond_registered_overflow).
+    if (m.op == Opcode::cond_wait_local && policy.redirect_releases_lock() && !needs_confirmation(m.addr, m.info))
+        m_cx.release_lock_for(m.info, m.core, r);
 }
 
 void LocalSe::dispatch(StEntry& e, const Message& m, SeResult& r) {
@@ -269,22 +273,56 @@ void LocalSe::cond(StEntry& e, const Message& m, SeResult& r) {
     // which also takes it as the withdrawal of this SE's registration.
     VarState& s = e.state;
     const unsigned master = m_cx.home(m.addr);
-    const auto wake_one = [&] { m_cx.grant_next_local(s, Opcode::cond_grant_local, m.addr, r); };
-    const auto wake_all = [&] { m_cx.grant_all_local(s, Opcode::cond_grant_local, m.addr, r); };
+    // A woken core whose lock release still waits for the confirmation gets
+    // it now: the wake-up it was protecting has happened.
+    const auto release_deferred = [&](unsigned c) {
+        if (c == kNone || !s.deferred_release.test(c)) return;
+        s.deferred_release.reset(c);
+        m_cx.release_lock_for(s.info, c, r);
+    };
+    const auto wake_one = [&] { release_deferred(m_cx.grant_next_local(s, Opcode::cond_grant_local, m.addr, r)); };
+    const auto wake_all = [&] {
+        for (auto c = s.local.find_first(); c != BitList::npos; c = s.local.find_next(c))
+            release_deferred(static_cast<unsigned>(c));
+        m_cx.grant_all_local(s, Opcode::cond_grant_local, m.addr, r);
+    };
     switch (m.op) {
-    case Opcode::cond_wait_local:
+    case Opcode::cond_wait_local: {
         if (s.local.test(m.core)) {
             m_cx.fail(r, m, "core already waits on this condition variable");
             return;
         }
         s.local.set(m.core);
         s.info = m.info;
-        if (!s.pending) { // register before the lock is released: no lost wake-up
+        // Register before the lock is released: no lost wake-up. With the
+        // lock homed at the condvar's Master SE, the FIFO path to it orders
+        // the registration before the release; otherwise the release waits
+        // for the Master SE's confirmation.
+        const bool confirm = needs_confirmation(m.addr, m.info);
+        if (!s.pending) {
             s.pending = true;
+            if (confirm) ++s.confirmations_due;
             m_cx.to_se(master, Opcode::cond_wait_global, m.addr, m.info, 0, r);
         }
-        m_cx.release_lock_for(m.info, m.core, r);
+        if (confirm && s.confirmations_due > 0)
+            s.deferred_release.set(m.core);
+        else
+            m_cx.release_lock_for(m.info, m.core, r);
         return;
+    }
+    case Opcode::cond_registered_global:
+        if (s.confirmations_due == 0) {
+            m_cx.fail(r, m, "cond_registered_global without an unconfirmed registration");
+            return;
+        }
+        // FIFO from the Master SE: confirmations come in registration order,
+        // and the last one covers every deferred release.
+        if (--s.confirmations_due == 0) {
+            for (auto c = s.deferred_release.find_first(); c != BitList::npos; c = s.deferred_release.find_next(c))
+                m_cx.release_lock_for(s.info, static_cast<unsigned>(c), r);
+            s.deferred_release.reset();
+        }
+        break;
     case Opcode::cond_signal_local:
         if (s.local.any()) {
             wake_one();
@@ -318,7 +356,9 @@ void LocalSe::cond(StEntry& e, const Message& m, SeResult& r) {
         s.pending = false;
         m_cx.to_se(master, Opcode::cond_signal_global, m.addr, kCondWithdraw, 0, r);
     }
-    m_cx.free_if(e, s.local.none() && !s.pending, r);
+    m_cx.free_if(e, s.local.none() && !s.pending && s.confirmations_due == 0, r);
 }
+
+bool LocalSe::needs_confirmation(uint64_t cond, uint64_t lock) const { return m_cx.home(lock) != m_cx.home(cond); }
 
 } // namespace syncron

@@ -27,6 +27,9 @@ private:
     void barrier(StEntry& e, const Message& m, SeResult& r);
     void sem(StEntry& e, const Message& m, SeResult& r);
     void cond(StEntry& e, const Message& m, SeResult& r);
+    /// A cond_wait's lock release waits for the Master SE's confirmation of
+    /// the registration when the lock is homed at another SE than `cond`.
+    bool needs_confirmation(uint64_t cond, uint64_t lock) const;
 
     SeContext& m_cx;
 };

@@ -240,7 +240,18 @@ void MasterSe::cond(VarState& s, const Message& m, const Requester& w, SeResult&
         }
         enqueue(s, w);
         s.info = m.info;
-        if (w.kind == Requester::own) m_cx.release_lock_for(m.info, w.core, r);
+        if (w.kind == Requester::own) {
+            m_cx.release_lock_for(m.info, w.core, r);
+        } else if (m_cx.home(m.info) != m_cx.unit()) {
+            // The lock is homed elsewhere: a signal that follows its release
+            // could reach this SE before a registration still in flight, so
+            // the registering SE releases only on this confirmation (FIFO
+            // back to it: after anything sent to it before).
+            if (w.kind == Requester::se)
+                m_cx.to_se(w.se_id, Opcode::cond_registered_global, m.addr, m.info, 0, r);
+            else if (m_cx.overflow().redirect_releases_lock())
+                m_cx.to_se(w.se_id, Opcode::cond_registered_overflow, m.addr, m.info, w.core, r);
+        }
         return;
     case Opcode::cond_signal_local:
     case Opcode::cond_signal_global:

@@ -70,6 +70,8 @@ std::string SeValidator::hierarchical(const Message& m, unsigned home) const {
     case Opcode::decrease_indexing_counter:
     case Opcode::abort_global:
     case Opcode::abort_overflow:
+    case Opcode::cond_registered_global:
+    case Opcode::cond_registered_overflow:
         if (master) return std::string(to_string(m.op)) + " is sent by the Master SE, not to it" + where();
         if (m.se != unit) return std::string(to_string(m.op)) + " addressed to SE " + std::to_string(m.se) + where();
         break;

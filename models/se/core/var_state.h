@@ -31,6 +31,11 @@ struct VarState {
     /// Local SE: a global request (lock, semaphore) or registration (condvar)
     /// is outstanding at the Master SE.
     bool pending = false;
+    /// Local SE, condvar whose lock is homed at another SE than the condvar:
+    /// registrations sent and not yet confirmed (cond_registered_global), and
+    /// the own cores whose lock release waits for that confirmation.
+    uint16_t confirmations_due = 0;
+    BitList deferred_release;
     uint16_t rr_local = 0;  ///< round-robin position in `local`
     uint16_t rr_global = 0; ///< round-robin position over SEs
     /// Lock fairness (paper §6 future work): consecutive grants to this SE's
@@ -50,6 +55,9 @@ struct VarState {
         info = 0;
         request_info = 0;
         pending = false;
+        confirmations_due = 0;
+        deferred_release.clear();
+        deferred_release.resize(cores);
         rr_local = rr_global = 0;
         local_grants = 0;
     }
