@@ -3,6 +3,7 @@
 // side-effect-free functions of MemoryParams, shared by the LT booking and the
 // AT row-state machine, and public so tests compute their expectations.
 #include <array>
+#include <cstddef>
 
 #include <systemc>
 
@@ -80,7 +81,7 @@ private:
     // access_latency and bank_occupancy are asked per access: each value is
     // computed once per (write, length) up to kMemoBytes (same value, no sc_time
     // built from doubles per access).
-    static constexpr unsigned kMemoBytes = 64;
+    static constexpr std::size_t kMemoBytes = 64;
     struct Memo {
         sc_core::sc_time value;
         bool set = false;
