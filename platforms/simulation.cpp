@@ -4,6 +4,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <ctime>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -38,6 +39,13 @@ SimulationResult simulate(const SimParams& params, std::unique_ptr<Workload> wor
 }
 
 namespace {
+/// CPU time of this process (the simulation is single-threaded).
+double process_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
 /// Ratios a reader compares across runs (docs/stats.md): per operation, and
 /// the share of SE messages served through ST overflow.
 void add_derived_stats(nlohmann::json& j, uint64_t operations) {
@@ -91,8 +99,10 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
         session.attach(traces, *platform, [w = workload.get()] { return w->operations(); });
         if (before_run) before_run(*platform);
         const auto run0 = std::chrono::steady_clock::now();
+        const double cpu0 = process_cpu_seconds();
         const bool finished = platform->run();
         r.host_run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run0).count();
+        r.host_run_cpu_seconds = process_cpu_seconds() - cpu0;
         if (NdpPlatform::stop_requested()) {
             r.error = "interrupted (SIGINT) at " + sc_core::sc_time_stamp().to_string();
         } else if (!finished) {
@@ -141,7 +151,8 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
     j["check"] = {{"ok", r.check.ok && r.ok}, {"failures", r.check.failures}};
     j["config"] = to_json(params);
     j["build"] = {{"version", build_version()}, {"commit", build_commit()}};
-    j["host"] = {{"seconds", r.host_seconds}, {"run_seconds", r.host_run_seconds}};
+    j["host"] = {
+        {"seconds", r.host_seconds}, {"run_seconds", r.host_run_seconds}, {"run_cpu_seconds", r.host_run_cpu_seconds}};
     return r;
 }
 

@@ -37,7 +37,10 @@ struct SimulationResult {
     double simulated_ns = 0;
     double host_seconds = 0;     ///< elaboration + simulation + checks
     double host_run_seconds = 0; ///< sc_start only
-    nlohmann::json stats;        ///< everything, see docs/stats.md
+    /// sc_start only, CPU time of the process (what syncron-bench divides:
+    /// unlike wall time it does not grow when other work shares the host).
+    double host_run_cpu_seconds = 0;
+    nlohmann::json stats; ///< everything, see docs/stats.md
 };
 
 /// Runs one simulation. A SystemC kernel elaborates once per process, so

@@ -9,11 +9,8 @@ using sc_core::SC_ZERO_TIME;
 using sc_core::sc_time;
 
 CrossbarTiming::CrossbarTiming(const XbarParams& params)
-    : m_params(params), m_cycle(params.clock_ghz > 0 ? sc_time(1.0 / params.clock_ghz, SC_NS) : SC_ZERO_TIME) {}
-
-sc_time CrossbarTiming::hop_latency() const {
-    return m_cycle * static_cast<double>(m_params.arbiter_cycles + m_params.hop_cycles);
-}
+    : m_params(params), m_cycle(params.clock_ghz > 0 ? sc_time(1.0 / params.clock_ghz, SC_NS) : SC_ZERO_TIME),
+      m_hop(m_cycle * static_cast<double>(params.arbiter_cycles + params.hop_cycles)) {}
 
 unsigned CrossbarTiming::flits(unsigned bytes) const {
     return std::max(1u, (bytes + m_params.flit_bytes - 1) / m_params.flit_bytes);

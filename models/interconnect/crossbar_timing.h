@@ -37,7 +37,7 @@ public:
 
     sc_core::sc_time cycle() const { return m_cycle; }
     /// Fixed per-transfer latency: (arbiter_cycles + hop_cycles) cycles.
-    sc_core::sc_time hop_latency() const;
+    const sc_core::sc_time& hop_latency() const { return m_hop; }
     /// Flits a transfer of `bytes` occupies an output port (at least one).
     unsigned flits(unsigned bytes) const;
 
@@ -72,6 +72,7 @@ private:
 
     XbarParams m_params;
     sc_core::sc_time m_cycle;
+    sc_core::sc_time m_hop; ///< hop_latency(), computed once (it is asked per transfer)
     const Router* m_router = nullptr;
     std::vector<Port> m_ports;
     sc_core::sc_time m_queueing;

@@ -23,7 +23,12 @@ LinkTiming::LinkTiming(unsigned src_unit, unsigned dst_unit, const LinkParams& p
 }
 
 sc_time LinkTiming::serialization(unsigned bytes) const {
-    return sc_time(bytes / m_params.bandwidth_gbps, SC_NS); // GB/s == bytes per ns
+    if (bytes <= kMemoBytes) {
+        Memo& m = m_serialization_memo[bytes];
+        if (!m.set) m = {sc_time(bytes / m_params.bandwidth_gbps, SC_NS), true}; // GB/s == bytes per ns
+        return m.value;
+    }
+    return sc_time(bytes / m_params.bandwidth_gbps, SC_NS);
 }
 
 unsigned LinkTiming::request_bytes(const tlm::tlm_generic_payload& trans) const {

@@ -5,6 +5,7 @@
 // (latency_ns less one 64 B line's serialization), which bytes a request and
 // its response carry, and the statistics. The LT and AT shells of Link both
 // book through it.
+#include <array>
 #include <cstdint>
 
 #include <systemc>
@@ -69,6 +70,14 @@ private:
     unsigned m_dst;
     LinkParams m_params;
     sc_core::sc_time m_latency;
+    // serialization() is asked per transfer: computed once per length up to
+    // kMemoBytes (the same value, no sc_time built from a double per transfer).
+    static constexpr unsigned kMemoBytes = 64;
+    struct Memo {
+        sc_core::sc_time value;
+        bool set = false;
+    };
+    mutable std::array<Memo, kMemoBytes + 1> m_serialization_memo{};
     ResourceTimeline m_serializer;
     LinkTiming* m_reverse = nullptr;
     TraceSink* m_trace = nullptr;

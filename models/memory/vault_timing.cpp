@@ -51,10 +51,24 @@ sc_time VaultTiming::row_latency(RowOutcome outcome, bool is_write, unsigned len
 }
 
 sc_time VaultTiming::access_latency(bool is_write, unsigned len) const {
-    return row_latency(RowOutcome::miss, is_write, len);
+    if (len > kMemoBytes) return compute_access_latency(is_write, len);
+    Memo& m = m_latency_memo[(is_write ? kMemoBytes + 1 : 0) + len];
+    if (!m.set) m = {compute_access_latency(is_write, len), true};
+    return m.value;
 }
 
 sc_time VaultTiming::bank_occupancy(bool is_write, unsigned len) const {
+    if (len > kMemoBytes) return compute_bank_occupancy(is_write, len);
+    Memo& m = m_occupancy_memo[(is_write ? kMemoBytes + 1 : 0) + len];
+    if (!m.set) m = {compute_bank_occupancy(is_write, len), true};
+    return m.value;
+}
+
+sc_time VaultTiming::compute_access_latency(bool is_write, unsigned len) const {
+    return row_latency(RowOutcome::miss, is_write, len);
+}
+
+sc_time VaultTiming::compute_bank_occupancy(bool is_write, unsigned len) const {
     return closed_occupancy(is_write, column_to_precharge(is_write, len));
 }
 

@@ -2,6 +2,9 @@
 // The vault's latency formulas (docs/vault_controller.md, "Timing helpers"):
 // side-effect-free functions of MemoryParams, shared by the LT booking and the
 // AT row-state machine, and public so tests compute their expectations.
+#include <array>
+#include <cstddef>
+
 #include <systemc>
 
 #include "models/common/params.h"
@@ -71,8 +74,20 @@ private:
     /// max(tRAS, tRCD + to_precharge) + tRP.
     sc_core::sc_time closed_occupancy(bool is_write, const sc_core::sc_time& to_precharge) const;
     double rcd_ns(bool is_write) const;
+    sc_core::sc_time compute_access_latency(bool is_write, unsigned len) const;
+    sc_core::sc_time compute_bank_occupancy(bool is_write, unsigned len) const;
 
     MemoryParams m_params;
+    // access_latency and bank_occupancy are asked per access: each value is
+    // computed once per (write, length) up to kMemoBytes (same value, no sc_time
+    // built from doubles per access).
+    static constexpr std::size_t kMemoBytes = 64;
+    struct Memo {
+        sc_core::sc_time value;
+        bool set = false;
+    };
+    mutable std::array<Memo, 2 * (kMemoBytes + 1)> m_latency_memo{};
+    mutable std::array<Memo, 2 * (kMemoBytes + 1)> m_occupancy_memo{};
 };
 
 } // namespace syncron

@@ -1,6 +1,7 @@
 #include "models/protocol/wire_format.h"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -54,6 +55,16 @@ std::string layout_text(const WireLayout& l) {
            " exceeds the 6-bit CoreID";
 }
 
+// True when the message has a wire form: the test every message makes on its
+// way out, so it builds no text (wire_problem says why not, and agrees).
+bool has_wire_form(const Message& m, const WireLayout& layout) {
+    if (!layout_fits_wire(layout)) return false;
+    if (static_cast<unsigned>(m.op) >= kOpcodeCount) return false;
+    if (split_core_id(m.op)) return fits_bits(m.core, layout.core_bits) && fits_bits(m.se, layout.se_bits);
+    if (level_of(m.op) == Level::global) return fits_bits(m.se, kCoreIdBits);
+    return fits_bits(m.core, kCoreIdBits);
+}
+
 // Empty when the message has a wire form; otherwise why not. Shared by
 // fits() and pack() so the two can never disagree.
 std::string wire_problem(const Message& m, const WireLayout& layout) {
@@ -95,21 +106,27 @@ unsigned core_id_of(const Message& m, const WireLayout& layout) {
     return level_of(m.op) == Level::global ? m.se : m.core;
 }
 
-bool fits(const Message& m, const WireLayout& layout) { return wire_problem(m, layout).empty(); }
+bool fits(const Message& m, const WireLayout& layout) { return has_wire_form(m, layout); }
 
 std::array<uint8_t, kWireBytes> pack(const Message& m, const WireLayout& layout) {
-    const std::string problem = wire_problem(m, layout);
-    if (!problem.empty()) throw std::invalid_argument("pack: " + problem);
+    if (!has_wire_form(m, layout)) throw std::invalid_argument("pack: " + wire_problem(m, layout));
 
     // Every message is packed on its way out, so the fixed layout is written
     // byte by byte rather than bit by bit (same result as put_bits).
     static_assert(kAddrPos == 0 && kOpPos == 64 && kCoreIdPos == 70 && kInfoPos == 76);
     std::array<uint8_t, kWireBytes> out{};
     const uint64_t id = core_id_of(m, layout);
+    // Bytes 10..17 are MessageInfo >> 4, little-endian (its top 4 bits end byte 17).
+    const uint64_t info_high = m.info >> 4;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    std::memcpy(out.data(), &m.addr, 8);
+    std::memcpy(out.data() + 10, &info_high, 8);
+#else
     for (unsigned b = 0; b < 8; ++b) out[b] = uint8_t(m.addr >> (8 * b));
+    for (unsigned b = 0; b < 8; ++b) out[10 + b] = uint8_t(info_high >> (8 * b));
+#endif
     out[8] = uint8_t(static_cast<unsigned>(m.op) | ((id & 0x3u) << 6));
     out[9] = uint8_t(((id >> 2) & 0xfu) | ((m.info & 0xfu) << 4));
-    for (unsigned b = 0; b < 8; ++b) out[10 + b] = uint8_t(m.info >> (4 + 8 * b));
     return out;
 }
 

@@ -89,7 +89,8 @@ private:
 
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     unsigned transport_dbg(tlm::tlm_generic_payload& trans);
-    bool decode(tlm::tlm_generic_payload& trans, Message& msg, std::string& why) const;
+    /// The message of `trans`; `check` = false skips validation (already done on arrival).
+    bool decode(tlm::tlm_generic_payload& trans, Message& msg, std::string& why, bool check = true) const;
     void spu();
     void emit(const Outgoing& o, const sc_core::sc_time& delay);
     void note_st_change(const sc_core::sc_time& at);

@@ -42,6 +42,12 @@ sc_time ResourceTimeline::earliest_start(const sc_time& arrival, const sc_time& 
 }
 
 void ResourceTimeline::insert(std::size_t pos, const sc_time& start, const sc_time& end) {
+    if (pos == m_intervals.size() && (pos == 0 || m_intervals.back().end < start)) {
+        // The uncontended case in LT: a booking after all the others, not touching the last.
+        m_intervals.push_back(Interval{start, end});
+        if (m_intervals.size() > m_max) merge_smallest_gap();
+        return;
+    }
     // Touching neighbours merge, so the list stays short when the resource is saturated.
     const bool join_prev = pos > 0 && m_intervals[pos - 1].end == start;
     const bool join_next = pos < m_intervals.size() && m_intervals[pos].start == end;
@@ -88,6 +94,11 @@ sc_time ResourceTimeline::book(const sc_time& arrival, const sc_time& occupancy)
 
 void ResourceTimeline::prune(const sc_time& before) {
     if (m_intervals.empty() || m_intervals.front().end > before) return;
+    if (m_intervals.back().end <= before) { // all of them have ended (the uncontended case)
+        m_floor = std::max(m_floor, m_intervals.back().end);
+        m_intervals.clear();
+        return;
+    }
     const std::size_t k = first_ending_after(before);
     m_floor = std::max(m_floor, m_intervals[k - 1].end);
     m_intervals.erase(m_intervals.begin(), m_intervals.begin() + static_cast<std::ptrdiff_t>(k));

@@ -17,11 +17,16 @@ std::string SeCore::validate(const Message& m) const { return SeValidator(m_cx).
 
 void SeCore::handle(const Message& m, SeResult& r) {
     const std::string why = validate(m);
-    ++r.cost.messages;
     if (!why.empty()) {
+        ++r.cost.messages;
         m_cx.fail(r, m, why);
         return;
     }
+    handle_validated(m, r);
+}
+
+void SeCore::handle_validated(const Message& m, SeResult& r) {
+    ++r.cost.messages;
     ++m_cx.stats().received[static_cast<unsigned>(m.op)];
     const bool overflow_before = r.cost.overflow;
     process(m, r);

@@ -40,6 +40,9 @@ public:
 
     /// Processes one arriving message; appends what it emits to `result`.
     void handle(const Message& msg, SeResult& result);
+    /// handle() for a message the caller has already checked with validate()
+    /// (validation depends on the message and the topology only).
+    void handle_validated(const Message& msg, SeResult& result);
     /// Empty if the message is well-formed for this SE, else the reason.
     std::string validate(const Message& msg) const;
 
