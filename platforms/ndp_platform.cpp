@@ -243,12 +243,9 @@ uint64_t NdpPlatform::allocate(unsigned unit, uint64_t bytes, Sharing sharing) {
     if (base + size > m_map.unit_base(unit) + m_map.unit_bytes())
         throw std::runtime_error("allocate: unit " + std::to_string(unit) + " memory exhausted");
     u.next_free += size;
-    // Allocation is monotonic per unit, and units are contiguous ranges, so
-    // keeping the list sorted is an insert near the end.
-    Region r{base, base + size, sharing};
-    auto it = std::upper_bound(m_regions.begin(), m_regions.end(), base,
-                               [](uint64_t a, const Region& x) { return a < x.begin; });
-    m_regions.insert(it, r);
+    // Per unit, not one list: allocations round-robin over the units would
+    // otherwise insert into the middle of a sorted vector (quadratic start-up).
+    u.regions.push_back(Region{base, base + size, sharing});
     return base;
 }
 
@@ -258,9 +255,12 @@ uint64_t NdpPlatform::free_bytes(unsigned unit) const {
 }
 
 bool NdpPlatform::is_cacheable(uint64_t addr) const {
-    auto it = std::upper_bound(m_regions.begin(), m_regions.end(), addr,
-                               [](uint64_t a, const Region& x) { return a < x.begin; });
-    if (it == m_regions.begin()) return false;
+    const unsigned unit = m_map.home_unit(addr);
+    if (unit >= m_units.size()) return false;
+    const auto& regions = m_units[unit]->regions;
+    auto it =
+        std::upper_bound(regions.begin(), regions.end(), addr, [](uint64_t a, const Region& x) { return a < x.begin; });
+    if (it == regions.begin()) return false;
     --it;
     return addr < it->end && it->sharing != Sharing::shared;
 }

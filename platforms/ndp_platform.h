@@ -93,6 +93,10 @@ private:
     /// sync_latency and lock_fairness of the statistics (from report_stats).
     void report_sync_latency(nlohmann::json& j) const;
     class UnitRouter;
+    struct Region {
+        uint64_t begin, end;
+        Sharing sharing;
+    };
     struct Unit {
         std::unique_ptr<BackingStore> store;
         std::vector<std::unique_ptr<VaultController>> vaults;
@@ -100,10 +104,9 @@ private:
         std::unique_ptr<SeModule> se;
         std::unique_ptr<UnitRouter> router;
         uint64_t next_free = 0; ///< bump allocator
-    };
-    struct Region {
-        uint64_t begin, end;
-        Sharing sharing;
+        /// Allocated regions of this unit; the bump allocator makes append
+        /// order address order, so this stays sorted at O(1) per allocation.
+        std::vector<Region> regions;
     };
 
     void build();
@@ -126,7 +129,6 @@ private:
     SeTopology m_topology;
     std::unique_ptr<SyncScheme> m_scheme;
     std::vector<std::unique_ptr<ProtocolChecker>> m_checkers;
-    std::vector<Region> m_regions; ///< sorted by begin
     std::vector<SyncVar> m_syncvars;
     sc_core::sc_time m_finish;
     bool m_loaded = false;

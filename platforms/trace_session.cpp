@@ -141,6 +141,12 @@ void TraceSession::attach(const TraceOptions& options, NdpPlatform& platform, st
         m_fanout.add(m_vcd.get());
     }
     for (const uint64_t v : traced) platform.trace_var(v);
+    // A filter that selects nothing would write a VCD with no signals: a typo
+    // (or a malformed glob such as '[') the user should hear about.
+    if (m_vcd && !options.filter.empty() && m_vcd->signals().empty())
+        throw std::runtime_error("--trace-filter '" + options.filter +
+                                 "' matches no waveform signal (names look like unit0.se.st_occupancy; "
+                                 "docs/traces.md lists them)");
     if (!m_fanout.empty()) platform.attach_trace(&m_fanout);
     if (options.progress) {
         m_progress = std::make_unique<ProgressReporter>("progress", std::move(operations));

@@ -9,6 +9,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "platforms/config/json_text.h"
 #include "platforms/workload_registry.h"
 
 namespace syncron {
@@ -346,12 +347,19 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     if (vm.count("set")) {
         for (const auto& kv : vm["set"].as<std::vector<std::string>>()) apply_set(cfg, kv);
     }
+    // Every value of the file and --set, before a flag can replace one: a bad
+    // value must not go unnoticed because a flag happens to override it.
+    try {
+        check_keys(cfg);
+    } catch (const ConfigError& e) {
+        throw ConfigError("configuration '" + vm["config"].as<std::string>() + "': " + e.what());
+    }
 
     if (cfg.is_null()) cfg = json::object();
     auto put = [&cfg](const char* section, const char* key, json value) {
         if (!cfg.contains(section) || cfg[section].is_null()) cfg[section] = json::object();
         if (!cfg[section].is_object())
-            throw ConfigError("'" + std::string(section) + "' must be an object, got " + cfg[section].dump());
+            throw ConfigError("'" + std::string(section) + "' must be an object, got " + json_kind(cfg[section]));
         cfg[section][key] = std::move(value);
     };
     // The data structures scale as in the paper: --cores adds one unit per

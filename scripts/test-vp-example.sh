@@ -20,8 +20,13 @@ fi
 cp -r "$src/examples/vp" "$tmp/vp"
 launcher=()
 command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# A sanitizer build tree (SYNCRON_VP_SANITIZE, set by ctest) installs
+# instrumented libraries: the example is then built with the same runtime.
+sanitize=()
+[ -n "${SYNCRON_VP_SANITIZE:-}" ] && sanitize=(-DCMAKE_CXX_FLAGS="-fsanitize=$SYNCRON_VP_SANITIZE"
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=$SYNCRON_VP_SANITIZE")
 cmake -S "$tmp/vp" -B "$tmp/vp-build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$tmp/prefix" \
-  "${launcher[@]}" > "$tmp/configure.log" || { cat "$tmp/configure.log"; exit 1; }
+  "${launcher[@]}" "${sanitize[@]}" > "$tmp/configure.log" || { cat "$tmp/configure.log"; exit 1; }
 cmake --build "$tmp/vp-build" > "$tmp/build.log" || { cat "$tmp/build.log"; exit 1; }
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 for timing in lt at; do

@@ -12,6 +12,7 @@
 #include "models/common/address_map.h"
 #include "models/common/params_json.h"
 #include "models/schemes/scheme_factory.h"
+#include "platforms/config/json_text.h"
 #include "platforms/workload_registry.h"
 
 namespace syncron {
@@ -32,6 +33,9 @@ struct Field {
     bool optional; ///< null allowed: unset, the consumer's default applies
     std::function<json(const SimParams&)> get;
     std::function<void(SimParams&, const json&)> set; // value already type-checked
+    /// Valid range of a numeric key (docs/configuration.md): physical sense,
+    /// and simulated times well inside SystemC's (2^64 ps at 1 ps resolution).
+    double lo = 0, hi = 0;
 };
 
 std::string path_of(const Field& f) { return std::string(f.section) + "." + f.key; }
@@ -39,7 +43,7 @@ std::string path_of(const Field& f) { return std::string(f.section) + "." + f.ke
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
 [[noreturn]] void type_error(const std::string& path, const char* expected, const json& v) {
-    throw ConfigError(quoted(path) + " must be " + expected + ", got " + v.dump());
+    throw ConfigError(quoted(path) + " must be " + expected + ", got " + json_excerpt(v));
 }
 
 // Type checks only; ranges and cross-field consistency are validate()'s job.
@@ -48,7 +52,7 @@ uint64_t as_uint(const std::string& path, const json& v, uint64_t max) {
     if (!v.is_number_integer()) type_error(path, expected, v);
     if (!v.is_number_unsigned() && v.get<int64_t>() < 0) type_error(path, expected, v);
     const uint64_t x = v.get<uint64_t>();
-    if (x > max) throw ConfigError(quoted(path) + " is out of range: " + v.dump() + " > " + std::to_string(max));
+    if (x > max) throw ConfigError(quoted(path) + " is out of range: " + json_excerpt(v) + " > " + std::to_string(max));
     return x;
 }
 
@@ -73,14 +77,14 @@ Timing as_timing(const std::string& path, const json& v) {
     const std::string s = as_text(path, v);
     if (s == "lt") return Timing::lt;
     if (s == "at") return Timing::at;
-    throw ConfigError(quoted(path) + " must be one of: lt, at; got " + v.dump());
+    throw ConfigError(quoted(path) + " must be one of: lt, at; got " + json_excerpt(v));
 }
 
 PagePolicy as_page_policy(const std::string& path, const json& v) {
     as_text(path, v);
     const auto policy = v.get<PagePolicy>();
     if (json(policy) != v) // not one of the names (nlohmann gave the first value)
-        throw ConfigError(quoted(path) + " must be one of: open, closed; got " + v.dump());
+        throw ConfigError(quoted(path) + " must be one of: open, closed; got " + json_excerpt(v));
     return policy;
 }
 
@@ -88,10 +92,41 @@ Scheme as_scheme(const std::string& path, const json& v) {
     if (const auto s = scheme_from_string(as_text(path, v))) return *s;
     std::string names;
     for (const auto& n : scheme_names()) names += (names.empty() ? "" : ", ") + n;
-    throw ConfigError(quoted(path) + " must be one of: " + names + "; got " + v.dump());
+    throw ConfigError(quoted(path) + " must be one of: " + names + "; got " + json_excerpt(v));
 }
 
-void check_type(const Field& f, const json& v) {
+constexpr double kPow20 = 1 << 20;
+constexpr double kPow24 = 1 << 24;
+constexpr double kPow30 = 1 << 30;
+constexpr double kPow40 = 1ull << 40;
+constexpr double kPow48 = 1ull << 48;
+constexpr double kUint64Max = 18446744073709551615.0;
+
+bool is_numeric(Kind k) { return k == Kind::uint32 || k == Kind::uint64 || k == Kind::real; }
+
+// A bound as people write it: 64, 0.01, 10^6, 2^20.
+std::string bound_text(double x) {
+    if (x >= kUint64Max) return "2^64-1"; // the double rounds it up to 2^64
+    for (int e = 5; e <= 18; ++e)
+        if (x == std::pow(10.0, e)) return "10^" + std::to_string(e);
+    for (int e = 16; e <= 63; ++e)
+        if (x == std::ldexp(1.0, e)) return "2^" + std::to_string(e);
+    std::ostringstream os;
+    os << x;
+    return os.str();
+}
+
+std::string range_text(const Field& f) { return bound_text(f.lo) + ".." + bound_text(f.hi); }
+
+void check_range(const Field& f, const json& v) {
+    if (!is_numeric(f.kind) || v.is_null()) return;
+    const double x = v.get<double>();
+    if (x < f.lo || x > f.hi)
+        throw ConfigError(quoted(path_of(f)) + " must be in " + range_text(f) + ", got " + json_excerpt(v));
+}
+
+// Type and range of one key's value; cross-field consistency is validate()'s.
+void check_value(const Field& f, const json& v) {
     const std::string path = path_of(f);
     if (f.optional && v.is_null()) return;
     switch (f.kind) {
@@ -104,6 +139,7 @@ void check_type(const Field& f, const json& v) {
     case Kind::scheme: as_scheme(path, v); break;
     case Kind::boolean: as_bool(path, v); break;
     }
+    check_range(f, v);
 }
 
 template <class T> constexpr Kind kind_of() {
@@ -162,7 +198,7 @@ template <class S, class T> Field field(const char* section, const char* key, S 
             else if constexpr (std::is_same_v<T, std::string>)
                 p.*sec.*mem = v.get<std::string>();
             else if constexpr (std::is_same_v<T, Scheme>)
-                p.*sec.*mem = v.get<Scheme>(); // a known name (check_type)
+                p.*sec.*mem = v.get<Scheme>(); // a known name (check_value)
             else
                 p.*sec.*mem = v.get<T>();
         };
@@ -170,94 +206,112 @@ template <class S, class T> Field field(const char* section, const char* key, S 
     }
 }
 
+template <class S, class T>
+Field ranged(const char* section, const char* key, S SimParams::*sec, T S::*mem, double lo, double hi) {
+    Field f = field(section, key, sec, mem);
+    f.lo = lo;
+    f.hi = hi;
+    return f;
+}
+
 #define SYNCRON_FIELD(section, key) field(#section, #key, &SimParams::section, &decltype(SimParams::section)::key)
+#define SYNCRON_NUMBER(section, key, lo, hi)                                                                           \
+    ranged(#section, #key, &SimParams::section, &decltype(SimParams::section)::key, lo, hi)
 
 const std::vector<Field>& fields() {
     static const std::vector<Field> table = {
-        SYNCRON_FIELD(platform, units),
-        SYNCRON_FIELD(platform, cores_per_unit),
-        SYNCRON_FIELD(platform, client_cores),
+        SYNCRON_NUMBER(platform, units, 1, 64),
+        SYNCRON_NUMBER(platform, cores_per_unit, 1, 1024),
+        SYNCRON_NUMBER(platform, client_cores, 1, 65536),
         SYNCRON_FIELD(platform, timing),
         SYNCRON_FIELD(platform, scheme),
-        SYNCRON_FIELD(se, clock_ghz),
-        SYNCRON_FIELD(se, cycles_per_message),
-        SYNCRON_FIELD(se, st_cycles),
-        SYNCRON_FIELD(se, counter_cycles),
-        SYNCRON_FIELD(se, st_entries),
-        SYNCRON_FIELD(se, indexing_counters),
-        SYNCRON_FIELD(se, buffer_messages),
-        SYNCRON_FIELD(se, lock_fairness_threshold),
-        SYNCRON_FIELD(core, clock_ghz),
-        SYNCRON_FIELD(core, quantum_ns),
-        SYNCRON_FIELD(core, l1_bytes),
-        SYNCRON_FIELD(core, l1_ways),
-        SYNCRON_FIELD(core, l1_line_bytes),
-        SYNCRON_FIELD(core, l1_hit_cycles),
-        SYNCRON_FIELD(memory, vaults_per_unit),
-        SYNCRON_FIELD(memory, banks_per_vault),
-        SYNCRON_FIELD(memory, unit_bytes),
-        SYNCRON_FIELD(memory, interleave_bytes),
-        SYNCRON_FIELD(memory, t_rcd_ns),
-        SYNCRON_FIELD(memory, t_rcd_write_ns),
-        SYNCRON_FIELD(memory, t_ras_ns),
-        SYNCRON_FIELD(memory, t_wr_ns),
-        SYNCRON_FIELD(memory, t_cl_ns),
-        SYNCRON_FIELD(memory, t_cwl_ns),
-        SYNCRON_FIELD(memory, t_rp_ns),
-        SYNCRON_FIELD(memory, t_burst_ns),
+        SYNCRON_NUMBER(se, clock_ghz, 0.01, 100),
+        SYNCRON_NUMBER(se, cycles_per_message, 1, 1e6),
+        SYNCRON_NUMBER(se, st_cycles, 0, 1e6),
+        SYNCRON_NUMBER(se, counter_cycles, 0, 1e6),
+        SYNCRON_NUMBER(se, st_entries, 0, kPow20),
+        SYNCRON_NUMBER(se, indexing_counters, 1, kPow20),
+        SYNCRON_NUMBER(se, buffer_messages, 1, kPow20),
+        SYNCRON_NUMBER(se, lock_fairness_threshold, 0, 1e9),
+        SYNCRON_NUMBER(core, clock_ghz, 0.01, 100),
+        SYNCRON_NUMBER(core, quantum_ns, 0.001, 1e6),
+        SYNCRON_NUMBER(core, l1_bytes, 1, kPow30),
+        SYNCRON_NUMBER(core, l1_ways, 1, 1024),
+        SYNCRON_NUMBER(core, l1_line_bytes, 1, 4096),
+        SYNCRON_NUMBER(core, l1_hit_cycles, 0, 1e6),
+        SYNCRON_NUMBER(memory, vaults_per_unit, 1, 1024),
+        SYNCRON_NUMBER(memory, banks_per_vault, 1, 1024),
+        SYNCRON_NUMBER(memory, unit_bytes, 1, kPow48),
+        SYNCRON_NUMBER(memory, interleave_bytes, 1, kPow30),
+        SYNCRON_NUMBER(memory, t_rcd_ns, 0.001, 1e6),
+        SYNCRON_NUMBER(memory, t_rcd_write_ns, 0.001, 1e6),
+        SYNCRON_NUMBER(memory, t_ras_ns, 0.001, 1e6),
+        SYNCRON_NUMBER(memory, t_wr_ns, 0.001, 1e6),
+        SYNCRON_NUMBER(memory, t_cl_ns, 0.001, 1e6),
+        SYNCRON_NUMBER(memory, t_cwl_ns, 0, 1e6),
+        SYNCRON_NUMBER(memory, t_rp_ns, 0.001, 1e6),
+        SYNCRON_NUMBER(memory, t_burst_ns, 0.001, 1e6),
         SYNCRON_FIELD(memory, page_policy),
-        SYNCRON_FIELD(memory, queue_depth),
-        SYNCRON_FIELD(memory, t_alu_ns),
-        SYNCRON_FIELD(xbar, clock_ghz),
-        SYNCRON_FIELD(xbar, arbiter_cycles),
-        SYNCRON_FIELD(xbar, hop_cycles),
-        SYNCRON_FIELD(xbar, flit_bytes),
-        SYNCRON_FIELD(xbar, queue_depth),
-        SYNCRON_FIELD(link, bandwidth_gbps),
-        SYNCRON_FIELD(link, latency_ns),
-        SYNCRON_FIELD(link, queue_depth),
+        SYNCRON_NUMBER(memory, queue_depth, 1, kPow20),
+        SYNCRON_NUMBER(memory, t_alu_ns, 0, 1e6),
+        SYNCRON_NUMBER(xbar, clock_ghz, 0.01, 100),
+        SYNCRON_NUMBER(xbar, arbiter_cycles, 0, 1e6),
+        SYNCRON_NUMBER(xbar, hop_cycles, 0, 1e6),
+        SYNCRON_NUMBER(xbar, flit_bytes, 1, 4096),
+        SYNCRON_NUMBER(xbar, queue_depth, 1, kPow20),
+        SYNCRON_NUMBER(link, bandwidth_gbps, 0.001, 1e6),
+        SYNCRON_NUMBER(link, latency_ns, 0, 1e6),
+        SYNCRON_NUMBER(link, queue_depth, 1, kPow20),
         SYNCRON_FIELD(workload, name),
-        SYNCRON_FIELD(workload, interval),
-        SYNCRON_FIELD(workload, ops),
-        SYNCRON_FIELD(workload, seed),
-        SYNCRON_FIELD(workload, variables),
+        SYNCRON_NUMBER(workload, interval, 0, 1e7),
+        SYNCRON_NUMBER(workload, ops, 1, 1e8),
+        SYNCRON_NUMBER(workload, seed, 0, kUint64Max),
+        SYNCRON_NUMBER(workload, variables, 1, kPow24),
         SYNCRON_FIELD(workload, memory_check),
         SYNCRON_FIELD(workload, condvar_apart),
-        SYNCRON_FIELD(workload, elements),
-        SYNCRON_FIELD(workload, update_percent),
-        SYNCRON_FIELD(workload, insert_percent),
+        SYNCRON_NUMBER(workload, elements, 1, kPow40),
+        SYNCRON_NUMBER(workload, update_percent, 0, 100),
+        SYNCRON_NUMBER(workload, insert_percent, 0, 100),
         SYNCRON_FIELD(workload, graph),
         SYNCRON_FIELD(workload, graph_format),
-        SYNCRON_FIELD(workload, rmat_scale),
-        SYNCRON_FIELD(workload, rmat_edge_factor),
+        SYNCRON_NUMBER(workload, rmat_scale, 1, 26),
+        SYNCRON_NUMBER(workload, rmat_edge_factor, 1, 1024),
         SYNCRON_FIELD(workload, partition),
         SYNCRON_FIELD(workload, series),
-        SYNCRON_FIELD(workload, series_column),
-        SYNCRON_FIELD(workload, series_length),
-        SYNCRON_FIELD(workload, window),
+        SYNCRON_NUMBER(workload, series_column, 1, 1e4),
+        SYNCRON_NUMBER(workload, series_length, 8, kPow24),
+        SYNCRON_NUMBER(workload, window, 4, kPow20),
         SYNCRON_FIELD(check, protocol),
-        SYNCRON_FIELD(server, instructions_per_request),
-        SYNCRON_FIELD(server, table_entries),
+        SYNCRON_NUMBER(server, instructions_per_request, 1, 1e6),
+        SYNCRON_NUMBER(server, table_entries, 1, kPow24),
         SYNCRON_FIELD(server, central_cached),
         SYNCRON_FIELD(server, per_unit_cached),
-        SYNCRON_FIELD(atomics, backoff_min),
-        SYNCRON_FIELD(atomics, backoff_max),
-        SYNCRON_FIELD(misar, retry_backoff),
-        SYNCRON_FIELD(energy, core_pj_per_instruction),
-        SYNCRON_FIELD(energy, core_static_mw),
-        SYNCRON_FIELD(energy, l1_hit_pj),
-        SYNCRON_FIELD(energy, l1_miss_pj),
-        SYNCRON_FIELD(energy, xbar_pj_per_bit),
-        SYNCRON_FIELD(energy, link_pj_per_bit),
-        SYNCRON_FIELD(energy, memory_pj_per_bit),
-        SYNCRON_FIELD(energy, memory_activate_pj),
-        SYNCRON_FIELD(energy, memory_static_mw),
-        SYNCRON_FIELD(energy, se_mw),
+        SYNCRON_NUMBER(atomics, backoff_min, 1, 1e6),
+        SYNCRON_NUMBER(atomics, backoff_max, 1, 1e9),
+        SYNCRON_NUMBER(misar, retry_backoff, 0, 1e6),
+        SYNCRON_NUMBER(energy, core_pj_per_instruction, 0.001, 1e6),
+        SYNCRON_NUMBER(energy, core_static_mw, 0, 1e6),
+        SYNCRON_NUMBER(energy, l1_hit_pj, 0.001, 1e6),
+        SYNCRON_NUMBER(energy, l1_miss_pj, 0.001, 1e6),
+        SYNCRON_NUMBER(energy, xbar_pj_per_bit, 0.001, 1e6),
+        SYNCRON_NUMBER(energy, link_pj_per_bit, 0.001, 1e6),
+        SYNCRON_NUMBER(energy, memory_pj_per_bit, 0.001, 1e6),
+        SYNCRON_NUMBER(energy, memory_activate_pj, 0, 1e6),
+        SYNCRON_NUMBER(energy, memory_static_mw, 0, 1e6),
+        SYNCRON_NUMBER(energy, se_mw, 0.001, 1e6),
     };
+    static const bool ranges_complete = [] {
+        for (const auto& f : table)
+            if (is_numeric(f.kind) && !(f.lo < f.hi))
+                throw std::logic_error("configuration key " + path_of(f) + " has no valid range");
+        return true;
+    }();
+    (void)ranges_complete;
     return table;
 }
 
 #undef SYNCRON_FIELD
+#undef SYNCRON_NUMBER
 
 const std::vector<std::string>& sections() {
     static const std::vector<std::string> names = {"platform", "se",    "core",   "memory",  "xbar",  "link",
@@ -335,12 +389,6 @@ template <class T> std::string str(T v) {
     return os.str();
 }
 
-void require_positive(double v, const std::string& path) { require(v > 0, path, "must be > 0, got " + str(v)); }
-
-void require_non_negative(double v, const std::string& path) {
-    require(v >= 0, path, "must not be negative, got " + str(v));
-}
-
 std::vector<std::string> preset_names_in(const std::vector<std::string>& dirs) {
     std::vector<std::string> names;
     for (const auto& dir : dirs) {
@@ -354,20 +402,24 @@ std::vector<std::string> preset_names_in(const std::vector<std::string>& dirs) {
     return names;
 }
 
+// Read whole, so a pipe or a device (--config /dev/stdin) works like a file.
 json parse_file(const fs::path& file) {
-    std::ifstream in(file);
+    std::ifstream in(file, std::ios::binary);
     if (!in) throw ConfigError("cannot open configuration file " + quoted(file.string()));
-    try {
-        return json::parse(in);
-    } catch (const json::parse_error& e) {
-        throw ConfigError("configuration file " + quoted(file.string()) + " is not valid JSON: " + e.what());
-    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw ConfigError("cannot read configuration file " + quoted(file.string()));
+    const std::string source = "configuration file " + quoted(file.string());
+    json cfg = parse_json_text(text.str(), source);
+    if (!cfg.is_object()) throw ConfigError(source + " must hold a JSON object, got " + json_kind(cfg));
+    return cfg;
 }
 
 // Where a preset name or path leads; empty when nothing matches.
 fs::path resolve_preset(const std::string& name_or_path) {
     std::error_code ec;
-    if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
+    // Any existing file, devices and pipes included (/dev/stdin); a folder is not one.
+    if (fs::exists(name_or_path, ec) && !fs::is_directory(name_or_path, ec)) return name_or_path;
     // Something that looks like a path is not looked up by name.
     if (name_or_path.find('/') != std::string::npos) return {};
     for (const auto& dir : preset_search_path()) {
@@ -378,6 +430,12 @@ fs::path resolve_preset(const std::string& name_or_path) {
 }
 
 } // namespace
+
+std::string valid_range(const std::string& section, const std::string& key) {
+    const Field* f = find_field(section, key);
+    if (!f) unknown_key(section, key);
+    return is_numeric(f->kind) ? range_text(*f) : std::string();
+}
 
 const char* timing_name(Timing timing) { return timing == Timing::at ? "at" : "lt"; }
 
@@ -392,10 +450,9 @@ json to_json(const SimParams& params) {
     return out;
 }
 
-SimParams from_json(const json& cfg) {
-    SimParams params;
-    if (cfg.is_null()) return params;
-    if (!cfg.is_object()) throw ConfigError("a configuration must be a JSON object, got " + cfg.dump());
+void check_keys(const json& cfg) {
+    if (cfg.is_null()) return;
+    if (!cfg.is_object()) throw ConfigError("a configuration must be a JSON object, got " + json_kind(cfg));
     for (const auto& [section, body] : cfg.items()) {
         if (is_annotation(section)) {
             if (!body.is_string()) type_error(section, "a string", body);
@@ -403,23 +460,32 @@ SimParams from_json(const json& cfg) {
         }
         if (std::find(sections().begin(), sections().end(), section) == sections().end()) unknown_section(section);
         if (!body.is_object()) type_error(section, "an object", body);
-        for (const auto& [key, value] : body.items()) {
-            const Field* f = find_field(section, key);
-            if (!f) unknown_key(section, key);
-            check_type(*f, value);
-            f->set(params, value);
-        }
+        for (const auto& [key, value] : body.items())
+            if (!find_field(section, key)) unknown_key(section, key);
+        // In the table's order (the docs' order), not the object's alphabetical one.
+        for (const auto& f : fields())
+            if (section == f.section && body.contains(f.key)) check_value(f, body.at(f.key));
+    }
+}
+
+SimParams from_json(const json& cfg) {
+    check_keys(cfg);
+    SimParams params;
+    if (cfg.is_null()) return params;
+    for (const auto& [section, body] : cfg.items()) {
+        if (is_annotation(section)) continue;
+        for (const auto& [key, value] : body.items()) find_field(section, key)->set(params, value);
     }
     validate(params);
     return params;
 }
 
 void validate(const SimParams& p) {
+    // Every key in its range first (the same check as for a configuration
+    // file), then what only a combination of keys can get wrong.
+    for (const auto& f : fields()) check_range(f, f.get(p));
+
     const auto& pl = p.platform;
-    require(pl.units >= 1 && pl.units <= 64, "platform.units", "must be in 1..64, got " + str(pl.units));
-    require(pl.cores_per_unit >= 1 && pl.cores_per_unit <= 1024, "platform.cores_per_unit",
-            "must be in 1..1024, got " + str(pl.cores_per_unit));
-    require(pl.client_cores >= 1, "platform.client_cores", "must be at least 1, got 0");
     const uint64_t hw_cores = uint64_t(pl.units) * pl.cores_per_unit;
     require(pl.client_cores <= hw_cores, "platform.client_cores",
             "(" + str(pl.client_cores) + ") exceeds platform.units x platform.cores_per_unit (" + str(pl.units) +
@@ -440,20 +506,12 @@ void validate(const SimParams& p) {
                         " client cores per unit (platform.cores_per_unit = " + str(pl.cores_per_unit) + ")");
     }
 
-    const auto& se = p.se;
-    require_positive(se.clock_ghz, "se.clock_ghz");
-    require(se.cycles_per_message >= 1, "se.cycles_per_message", "must be at least 1, got 0");
-    require(is_pow2(se.indexing_counters), "se.indexing_counters",
-            "must be a power of two (they are indexed by the low address bits), got " + str(se.indexing_counters));
-    require(se.buffer_messages >= 1, "se.buffer_messages", "must be at least 1, got 0");
+    require(is_pow2(p.se.indexing_counters), "se.indexing_counters",
+            "must be a power of two (they are indexed by the low address bits), got " + str(p.se.indexing_counters));
 
     const auto& core = p.core;
-    require_positive(core.clock_ghz, "core.clock_ghz");
-    // 0 is refused: the core would silently pick its own quantum (docs/ndp_core.md).
-    require_positive(core.quantum_ns, "core.quantum_ns");
     require(is_pow2(core.l1_line_bytes), "core.l1_line_bytes",
             "must be a power of two, got " + str(core.l1_line_bytes));
-    require(core.l1_ways >= 1, "core.l1_ways", "must be at least 1, got 0");
     const uint64_t way_bytes = uint64_t(core.l1_ways) * core.l1_line_bytes;
     require(core.l1_bytes >= way_bytes && core.l1_bytes % way_bytes == 0, "core.l1_bytes",
             "(" + str(core.l1_bytes) +
@@ -462,8 +520,6 @@ void validate(const SimParams& p) {
                 str(way_bytes) + ")");
 
     const auto& mem = p.memory;
-    require(mem.vaults_per_unit >= 1, "memory.vaults_per_unit", "must be at least 1, got 0");
-    require(mem.banks_per_vault >= 1, "memory.banks_per_vault", "must be at least 1, got 0");
     require(is_pow2(mem.interleave_bytes), "memory.interleave_bytes",
             "must be a power of two, got " + str(mem.interleave_bytes));
     const uint64_t stripe = uint64_t(mem.interleave_bytes) * mem.vaults_per_unit;
@@ -475,75 +531,28 @@ void validate(const SimParams& p) {
     // Memory must end below the MMIO window of the address map.
     require(mem.unit_bytes <= AddressMap::kIoBase / pl.units, "memory.unit_bytes",
             "x platform.units exceeds the memory window of the address map (" + str(AddressMap::kIoBase) + " bytes)");
-    // A DRAM timing of zero or less describes no device: refused, naming the key.
-    require_positive(mem.t_rcd_ns, "memory.t_rcd_ns");
-    if (mem.t_rcd_write_ns) require_positive(*mem.t_rcd_write_ns, "memory.t_rcd_write_ns");
-    require_positive(mem.t_ras_ns, "memory.t_ras_ns");
-    require_positive(mem.t_wr_ns, "memory.t_wr_ns");
-    require_positive(mem.t_cl_ns, "memory.t_cl_ns");
-    // 0 is the hmc4 assumption (a write is answered once its data is in the bank).
-    require_non_negative(mem.t_cwl_ns, "memory.t_cwl_ns");
-    require_positive(mem.t_rp_ns, "memory.t_rp_ns");
-    require_positive(mem.t_burst_ns, "memory.t_burst_ns");
-    require_non_negative(mem.t_alu_ns, "memory.t_alu_ns");
 
-    const auto& xbar = p.xbar;
-    require_positive(xbar.clock_ghz, "xbar.clock_ghz");
-    require(xbar.flit_bytes >= 1, "xbar.flit_bytes", "must be at least 1, got 0");
-
-    require_positive(p.link.bandwidth_gbps, "link.bandwidth_gbps");
-    require_non_negative(p.link.latency_ns, "link.latency_ns");
-
-    // Energy: a per-event figure of zero or less is refused (a component that
-    // costs nothing is not a component); a static power may be 0, which the
-    // presets use where no cited figure exists (docs/energy.md).
-    const auto& e = p.energy;
-    require_positive(e.core_pj_per_instruction, "energy.core_pj_per_instruction");
-    require_positive(e.l1_hit_pj, "energy.l1_hit_pj");
-    require_positive(e.l1_miss_pj, "energy.l1_miss_pj");
-    require_positive(e.xbar_pj_per_bit, "energy.xbar_pj_per_bit");
-    require_positive(e.link_pj_per_bit, "energy.link_pj_per_bit");
-    require_positive(e.memory_pj_per_bit, "energy.memory_pj_per_bit");
-    require_non_negative(e.memory_activate_pj, "energy.memory_activate_pj");
-    require_non_negative(e.core_static_mw, "energy.core_static_mw");
-    require_non_negative(e.memory_static_mw, "energy.memory_static_mw");
-    require_positive(e.se_mw, "energy.se_mw");
-
-    const auto& wl = known_workloads();
-    require(p.memory.queue_depth >= 1, "memory.queue_depth", "must be at least 1");
-    require(p.xbar.queue_depth >= 1, "xbar.queue_depth", "must be at least 1");
-    require(p.link.queue_depth >= 1, "link.queue_depth", "must be at least 1");
-    require(p.workload.variables >= 1, "workload.variables", "must be at least 1");
-    require(!p.workload.ops || *p.workload.ops >= 1, "workload.ops",
-            "must be at least 1 (or null: the workload's default)");
-    require(!p.workload.elements || *p.workload.elements >= 1, "workload.elements",
-            "must be at least 1 (or null: the workload's Table 6 size)");
-    require(!p.workload.update_percent || *p.workload.update_percent <= 100, "workload.update_percent",
-            "must be in 0..100, got " + str(p.workload.update_percent.value_or(0)));
-    require(!p.workload.insert_percent || *p.workload.insert_percent <= 100, "workload.insert_percent",
-            "must be in 0..100, got " + str(p.workload.insert_percent.value_or(0)));
-    require(p.workload.graph_format.empty() || p.workload.graph_format == "snap" || p.workload.graph_format == "mtx",
-            "workload.graph_format",
-            "must be snap, mtx or empty (by the file's extension); got " + json(p.workload.graph_format).dump());
-    require(p.workload.rmat_scale >= 1 && p.workload.rmat_scale <= 26, "workload.rmat_scale",
-            "must be in 1..26, got " + str(p.workload.rmat_scale));
-    require(p.workload.rmat_edge_factor >= 1 && p.workload.rmat_edge_factor <= 1024, "workload.rmat_edge_factor",
-            "must be in 1..1024, got " + str(p.workload.rmat_edge_factor));
-    require(p.workload.partition == "contiguous" || p.workload.partition == "metis", "workload.partition",
-            "must be contiguous or metis; got " + json(p.workload.partition).dump());
-    require(p.workload.series_column >= 1, "workload.series_column", "must be at least 1 (the first column is 1)");
-    require(p.workload.window >= 4, "workload.window", "must be at least 4, got " + str(p.workload.window));
-    require(p.workload.series_length >= 2 * p.workload.window, "workload.series_length",
-            "(" + str(p.workload.series_length) + ") must be at least twice workload.window (" +
-                str(p.workload.window) + ")");
-    require(p.server.instructions_per_request >= 1, "server.instructions_per_request", "must be at least 1, got 0");
-    require(p.server.table_entries >= 1, "server.table_entries", "must be at least 1, got 0");
-    require(p.atomics.backoff_min >= 1, "atomics.backoff_min", "must be at least 1, got 0");
+    const auto& wl = p.workload;
+    // The cores' own work alone must end well inside SystemC's time range
+    // (2^64 ps, about 1.8e16 ns, at the kernel's 1 ps resolution).
+    if (wl.ops) {
+        const double compute_ns = double(*wl.ops) * wl.interval / core.clock_ghz;
+        require(compute_ns <= 1e15, "workload.ops",
+                "x workload.interval / core.clock_ghz (" + str(compute_ns) +
+                    " ns of computation per core) exceeds 10^15 ns, past what SystemC's time can count");
+    }
+    require(wl.graph_format.empty() || wl.graph_format == "snap" || wl.graph_format == "mtx", "workload.graph_format",
+            "must be snap, mtx or empty (by the file's extension); got " + json_excerpt(json(wl.graph_format)));
+    require(wl.partition == "contiguous" || wl.partition == "metis", "workload.partition",
+            "must be contiguous or metis; got " + json_excerpt(json(wl.partition)));
+    require(wl.series_length >= 2 * uint64_t(wl.window), "workload.series_length",
+            "(" + str(wl.series_length) + ") must be at least twice workload.window (" + str(wl.window) + ")");
     require(p.atomics.backoff_max >= p.atomics.backoff_min, "atomics.backoff_max",
             "(" + str(p.atomics.backoff_max) + ") must be at least atomics.backoff_min (" + str(p.atomics.backoff_min) +
                 ")");
-    require(std::find(wl.begin(), wl.end(), p.workload.name) != wl.end(), "workload.name",
-            "must be one of: " + join(wl) + "; got " + json(p.workload.name).dump());
+    const auto& names = known_workloads();
+    require(std::find(names.begin(), names.end(), wl.name) != names.end(), "workload.name",
+            "must be one of: " + join(names) + "; got " + json_excerpt(json(wl.name)));
 }
 
 std::vector<std::string> preset_search_path() {
@@ -616,7 +625,9 @@ void apply_set(json& cfg, const std::string& key_eq_value) {
     const Field* f = find_field(section, key);
     if (!f) unknown_key(section, key);
 
-    json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    // Not JSON is not an error yet (a string key takes the text as written);
+    // a NUL byte or a too deeply nested value is.
+    json value = parse_json_text(text, "--set " + quoted(path), /*syntax_errors_throw=*/false);
     const bool textual =
         f->kind == Kind::text || f->kind == Kind::timing || f->kind == Kind::page_policy || f->kind == Kind::scheme;
     if (textual) {
@@ -626,12 +637,12 @@ void apply_set(json& cfg, const std::string& key_eq_value) {
         const char* expected = f->kind == Kind::real      ? "a number"
                                : f->kind == Kind::boolean ? "true or false"
                                                           : "a non-negative integer";
-        throw ConfigError(quoted(path) + " must be " + expected + ", got " + json(text).dump());
+        throw ConfigError(quoted(path) + " must be " + expected + ", got " + json_excerpt(json(text)));
     }
-    check_type(*f, value);
+    check_value(*f, value);
 
     if (cfg.is_null()) cfg = json::object();
-    if (!cfg.is_object()) throw ConfigError("a configuration must be a JSON object, got " + cfg.dump());
+    if (!cfg.is_object()) throw ConfigError("a configuration must be a JSON object, got " + json_kind(cfg));
     json& body = cfg[section];
     if (body.is_null()) body = json::object();
     if (!body.is_object()) type_error(section, "an object", body);

@@ -33,6 +33,12 @@ nlohmann::json to_json(const SimParams& params);
 /// an out-of-range or inconsistent value.
 SimParams from_json(const nlohmann::json& cfg);
 
+/// The checks of from_json() that need no other key: known sections and keys,
+/// each value's type and range. The command line runs them on the preset
+/// with its --set overrides before its flags replace any value, so a bad
+/// value is reported even where a flag would hide it.
+void check_keys(const nlohmann::json& cfg);
+
 /// Range and consistency checks of from_json(), for parameters built in code.
 void validate(const SimParams& params);
 
@@ -65,6 +71,11 @@ void apply_set(nlohmann::json& cfg, const std::string& key_eq_value);
 /// to the lowest-numbered units (61 over 4 units = 16, 15, 15, 15).
 /// Throws ConfigError when they do not fit in units x cores_per_unit.
 std::vector<unsigned> client_cores_per_unit(const PlatformParams& platform);
+
+/// The valid range of a numeric key as the docs and errors write it
+/// ("0.01..100", "0..10^6"); "" for a key that is not a number.
+/// Throws ConfigError for an unknown key.
+std::string valid_range(const std::string& section, const std::string& key);
 
 /// Synchronization schemes the model implements (accepted in platform.scheme).
 const std::vector<std::string>& implemented_schemes();

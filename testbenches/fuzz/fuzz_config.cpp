@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platforms/config/config.h"
+#include "platforms/config/json_text.h"
 #include "testbenches/fuzz/fuzz_target.h"
 
 using namespace syncron;
@@ -20,15 +21,11 @@ extern "C" int sc_main(int /*argc*/, char** /*argv*/) { return 0; }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
-    nlohmann::json cfg;
-    try {
-        cfg = nlohmann::json::parse(text); // what the loader does with a file's text
-    } catch (const nlohmann::json::exception&) {
-        return 0; // not JSON at all: the parser's message names the position
-    }
     SimParams p;
     try {
-        p = from_json(cfg); // a file's configuration: what it leaves out keeps its default
+        // What the loader does with a file's text: bounded nesting, no NUL,
+        // then the keys; what it leaves out keeps its default.
+        p = from_json(parse_json_text(text, "fuzz input"));
         validate(p);
     } catch (const std::exception& e) {
         const size_t n = std::strlen(e.what());

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include <sys/wait.h>
@@ -28,9 +29,15 @@ inline SimRun run_sim(const std::string& args) {
     return r;
 }
 
-/// A temporary file name unique to this test process.
+/// The test run's temporary folder ($TMPDIR, made per run by test_main.cpp).
+inline std::string temp_dir() {
+    const char* dir = std::getenv("TMPDIR");
+    return dir && *dir ? dir : "/tmp";
+}
+
+/// A temporary file name unique to this test process, in temp_dir().
 inline std::string temp_path(const std::string& prefix, const std::string& name) {
-    return "/tmp/" + prefix + std::to_string(::getpid()) + "_" + name;
+    return temp_dir() + "/" + prefix + std::to_string(::getpid()) + "_" + name;
 }
 
 } // namespace syncron::test

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "platforms/build_info.h"
+#include "testbenches/tests/child_result.h"
 #include "testbenches/tests/sim_binary.h"
 
 namespace {
@@ -149,7 +150,7 @@ TEST_CASE("cli binary: --compare prints one row per scheme and writes the table"
     CHECK(j["rows"][0]["scheme"] == "central");
     CHECK(j["rows"][0]["speedup_over_baseline"] == 1.0);
     for (const auto& row : j["rows"]) {
-        CHECK(row["status"] == "ok");
+        CHECK_RUN_OK(row);
         CHECK(row["operations"] == 300);
         CHECK(j["runs"][row["scheme"].get<std::string>()]["throughput_ops_per_us"] == row["throughput_ops_per_us"]);
     }

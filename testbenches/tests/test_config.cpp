@@ -5,11 +5,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
 #include "platforms/config/config.h"
+#include "platforms/config/json_text.h"
 
 using namespace syncron;
 using nlohmann::json;
@@ -199,7 +202,7 @@ TEST_CASE("config: wrongly typed values", "[config]") {
 }
 
 TEST_CASE("config: out-of-range and inconsistent values", "[config]") {
-    expect_error(with("se", "clock_ghz", 0), {"'se.clock_ghz'", "> 0"});
+    expect_error(with("se", "clock_ghz", 0), {"'se.clock_ghz'", "must be in 0.01..100, got 0"});
     expect_error(with("core", "clock_ghz", -2.5), {"'core.clock_ghz'"});
     expect_error(with("xbar", "clock_ghz", 0.0), {"'xbar.clock_ghz'"});
     expect_error(with("core", "l1_bytes", 1000), {"'core.l1_bytes'", "multiple"});
@@ -227,28 +230,28 @@ TEST_CASE("config: out-of-range and inconsistent values", "[config]") {
     for (const char* key : {"t_rcd_ns", "t_rcd_write_ns", "t_ras_ns", "t_wr_ns", "t_cl_ns", "t_rp_ns", "t_burst_ns"}) {
         INFO(key);
         const std::string path = std::string("'memory.") + key + "'";
-        expect_error(with("memory", key, -1.0), {path.c_str(), "> 0"});
-        expect_error(with("memory", key, 0.0), {path.c_str(), "> 0"});
+        expect_error(with("memory", key, -1.0), {path.c_str(), "must be in 0.001..10^6"});
+        expect_error(with("memory", key, 0.0), {path.c_str(), "must be in 0.001..10^6"});
     }
-    expect_error(with("memory", "t_cwl_ns", -1.0), {"'memory.t_cwl_ns'", "negative"});
+    expect_error(with("memory", "t_cwl_ns", -1.0), {"'memory.t_cwl_ns'", "must be in 0..10^6, got -1"});
     for (const char* key : {"core_pj_per_instruction", "l1_hit_pj", "l1_miss_pj", "xbar_pj_per_bit", "link_pj_per_bit",
                             "memory_pj_per_bit", "se_mw"}) {
         INFO(key);
         const std::string path = std::string("'energy.") + key + "'";
-        expect_error(with("energy", key, 0.0), {path.c_str(), "> 0"});
-        expect_error(with("energy", key, -2.0), {path.c_str(), "> 0"});
+        expect_error(with("energy", key, 0.0), {path.c_str(), "must be in 0.001..10^6"});
+        expect_error(with("energy", key, -2.0), {path.c_str(), "must be in 0.001..10^6"});
     }
     for (const char* key : {"core_static_mw", "memory_static_mw", "memory_activate_pj"}) {
         INFO(key);
         const std::string path = std::string("'energy.") + key + "'";
-        expect_error(with("energy", key, -1.0), {path.c_str(), "negative"});
+        expect_error(with("energy", key, -1.0), {path.c_str(), "must be in 0..10^6"});
         CHECK_NOTHROW(from_json(with("energy", key, 0.0))); // 0 = not charged (docs/energy.md)
     }
     expect_error(with("energy", "pj_per_flop", 1.0), {"energy", "pj_per_flop"});
-    expect_error(with("link", "latency_ns", -40), {"'link.latency_ns'", "negative"});
-    expect_error(with("link", "bandwidth_gbps", 0), {"'link.bandwidth_gbps'", "> 0"});
+    expect_error(with("link", "latency_ns", -40), {"'link.latency_ns'", "must be in 0..10^6, got -40"});
+    expect_error(with("link", "bandwidth_gbps", 0), {"'link.bandwidth_gbps'", "must be in 0.001..10^6, got 0"});
     expect_error(with("core", "quantum_ns", -1), {"'core.quantum_ns'"});
-    expect_error(with("core", "quantum_ns", 0), {"'core.quantum_ns'", "> 0"});
+    expect_error(with("core", "quantum_ns", 0), {"'core.quantum_ns'", "must be in 0.001..10^6, got 0"});
     // Boundaries that are valid.
     CHECK_NOTHROW(from_json(with("se", "st_entries", 0)));
     CHECK_NOTHROW(from_json(with("platform", "units", 64)));
@@ -369,4 +372,81 @@ TEST_CASE("config: client cores per unit", "[config]") {
     CHECK_THROWS_AS(client_cores_per_unit(p), ConfigError);
     p.units = 0;
     CHECK_THROWS_AS(client_cores_per_unit(p), ConfigError);
+}
+
+TEST_CASE("config: every numeric key has a range, documented in docs/configuration.md", "[config][ranges]") {
+    std::ifstream in(std::string(SYNCRON_SOURCE_DIR) + "/docs/configuration.md");
+    REQUIRE(in);
+    // The table rows of each "### `section`" block.
+    std::map<std::string, std::vector<std::string>> rows;
+    std::string section;
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("### `", 0) == 0) section = line.substr(5, line.find('`', 5) - 5);
+        if (!section.empty() && line.rfind("| `", 0) == 0) rows[section].push_back(line);
+    }
+    const nlohmann::json all = syncron::to_json(syncron::SimParams{});
+    int numeric = 0;
+    for (const auto& [sec, body] : all.items())
+        for (const auto& [key, value] : body.items()) {
+            const std::string range = syncron::valid_range(sec, key);
+            const bool number = value.is_number() || (value.is_null() && !range.empty());
+            INFO(sec << "." << key);
+            CHECK(number == !range.empty());
+            if (range.empty()) continue;
+            ++numeric;
+            // Its default lies inside its range.
+            CHECK_NOTHROW(syncron::validate(syncron::SimParams{}));
+            const auto& block = rows[sec];
+            const auto row = std::find_if(block.begin(), block.end(), [&](const std::string& r) {
+                return r.find("`" + key + "`") != std::string::npos && r.find("` |") != std::string::npos &&
+                       r.find("`" + key + "`") < r.find(" | ");
+            });
+            REQUIRE(row != block.end());
+            CHECK_THAT(*row, Catch::Contains(range));
+        }
+    CHECK(numeric >= 60);
+}
+
+TEST_CASE("config: a value out of its range is refused, naming the key and the range", "[config][ranges]") {
+    nlohmann::json cfg = {{"link", {{"latency_ns", 1e20}}}};
+    CHECK_THROWS_WITH(syncron::from_json(cfg), Catch::Contains("'link.latency_ns' must be in 0..10^6, got 1e+20"));
+    cfg = {{"se", {{"clock_ghz", 1e-300}}}};
+    CHECK_THROWS_WITH(syncron::from_json(cfg), Catch::Contains("'se.clock_ghz' must be in 0.01..100"));
+    // The same for parameters built in code.
+    syncron::SimParams p;
+    p.link.bandwidth_gbps = 1e-300;
+    CHECK_THROWS_WITH(syncron::validate(p), Catch::Contains("'link.bandwidth_gbps' must be in 0.001..10^6"));
+    // Inside the range, at both ends, is fine.
+    cfg = {{"link", {{"latency_ns", 0}, {"bandwidth_gbps", 1e6}}}};
+    CHECK_NOTHROW(syncron::from_json(cfg));
+}
+
+TEST_CASE("config: check_keys sees a bad value a flag would replace", "[config][ranges]") {
+    CHECK_THROWS_WITH(syncron::check_keys({{"platform", {{"units", 0}}}}),
+                      Catch::Contains("'platform.units' must be in 1..64, got 0"));
+    CHECK_THROWS_WITH(syncron::check_keys({{"platform", {{"units", "4"}}}}),
+                      Catch::Contains("'platform.units' must be a non-negative integer, got \"4\""));
+    // Consistency is for the merged configuration: 65 clients on 4 x 16 pass here.
+    CHECK_NOTHROW(syncron::check_keys({{"platform", {{"client_cores", 65}}}}));
+}
+
+TEST_CASE("config: JSON text is bounded in depth, whole, and quoted short", "[config][json_text]") {
+    using syncron::parse_json_text;
+    CHECK(parse_json_text(R"({"se":{"st_entries":8}})", "t")["se"]["st_entries"] == 8);
+    const std::string deep = std::string(64, '[') + std::string(64, ']');
+    CHECK(parse_json_text(deep, "t").is_array()); // 64 levels: the limit
+    CHECK_THROWS_WITH(parse_json_text("[" + deep + "]", "x"),
+                      Catch::Equals("x nests arrays or objects deeper than 64 levels"));
+    CHECK_THROWS_WITH(parse_json_text(std::string(100000, '['), "x"), Catch::Contains("deeper than 64"));
+    CHECK_THROWS_WITH(parse_json_text(std::string("{}\n") + '\0' + "{", "x"),
+                      Catch::Contains("x contains a NUL byte at line 2, column 1"));
+    CHECK_THROWS_WITH(parse_json_text("{\n \"a\": }", "x"),
+                      Catch::Contains("x is not valid JSON: parse error at line 2"));
+    CHECK(parse_json_text("abc", "x", /*syntax_errors_throw=*/false).is_discarded());
+
+    using syncron::json_excerpt;
+    CHECK(json_excerpt(nlohmann::json::parse(R"({"a":[1,[2,[3]]]})")) == R"({"a":[1,[...]]})");
+    CHECK(json_excerpt(nlohmann::json(std::vector<int>(1000000, 7))).size() <= 80 + std::string("…").size());
+    CHECK(json_excerpt(nlohmann::json("short")) == "\"short\"");
+    CHECK(syncron::json_kind(nlohmann::json::array()) == "an array");
 }

@@ -6,12 +6,17 @@
 // status is the number of failed cases, as Catch's own. Set
 // SYNCRON_TEST_IN_PROCESS=1 to run the selection in one process (a debugger;
 // then at most one selected case may elaborate modules).
+//
+// Each run gets its own temporary folder, $TMPDIR for the tests and the
+// simulators they start, removed when the run ends: a test's files never
+// outlive it or meet another test's, even when a test fails half-way.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -96,7 +101,34 @@ int run_isolated(const std::vector<Catch::TestCase>& cases, int argc, char* argv
 
 int sc_main(int, char*[]) { return session().run(); }
 
+/// A fresh folder under $TMPDIR (else /tmp), made the process's $TMPDIR;
+/// removed when the run that made it exits (forked children leave it).
+class TempDir {
+public:
+    TempDir() : m_owner(::getpid()) {
+        const char* base = std::getenv("TMPDIR");
+        std::string templ = std::string(base && *base ? base : "/tmp") + "/syncron-test-XXXXXX";
+        if (::mkdtemp(templ.data()) == nullptr) {
+            std::perror("mkdtemp");
+            return; // the tests then use the old $TMPDIR
+        }
+        m_path = templ;
+        setenv("TMPDIR", m_path.c_str(), 1);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        if (!m_path.empty() && ::getpid() == m_owner) std::filesystem::remove_all(m_path, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+
+private:
+    std::string m_path;
+    pid_t m_owner;
+};
+
 int main(int argc, char* argv[]) {
+    const TempDir temp_dir;
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
     syncron::register_builtin_workloads(syncron::WorkloadRegistry::instance());
     if (const int rc = session().applyCommandLine(argc, argv)) return rc;

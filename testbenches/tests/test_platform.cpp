@@ -147,6 +147,7 @@ TEST_CASE("platform: 16 units of 64 cores elaborate and run a barrier", "[platfo
 }
 
 #include "platforms/run_in_child.h"
+#include "testbenches/tests/child_result.h"
 
 TEST_CASE("platform: the lock fairness threshold moves the lock between units more often", "[platform][fairness]") {
     const auto run = [](unsigned threshold) {
@@ -157,8 +158,8 @@ TEST_CASE("platform: the lock fairness threshold moves the lock between units mo
         });
     };
     const auto off = run(0), on = run(4);
-    REQUIRE(off["status"] == "ok");
-    REQUIRE(on["status"] == "ok"); // still exclusive: the in-memory counter is exact
+    REQUIRE_RUN_OK(off);
+    REQUIRE_RUN_OK(on); // still exclusive: the in-memory counter is exact
     const auto grants_global = [](const nlohmann::json& j) {
         uint64_t n = 0;
         for (const auto& se : j["se"]) n += se["messages"].value("lock_grant_global", 0ull);

@@ -75,6 +75,7 @@ TEST_CASE("platform AT: condvar, small ST and 16 variables", "[platform][at][ove
 // ---------------------------------------------------------------- LT versus AT
 
 #include "platforms/run_in_child.h"
+#include "testbenches/tests/child_result.h"
 
 namespace {
 
@@ -99,8 +100,8 @@ void compare_lt_at(const std::string& workload) {
     const auto at = run_stats(a);
     INFO(lt.dump().substr(0, 400));
     INFO(at.dump().substr(0, 400));
-    REQUIRE(lt["status"] == "ok");
-    REQUIRE(at["status"] == "ok");
+    REQUIRE_RUN_OK(lt);
+    REQUIRE_RUN_OK(at);
     // Same functional outcome.
     CHECK(lt["operations"] == at["operations"]);
     CHECK(lt["check"]["ok"] == true);
@@ -149,7 +150,7 @@ double vault0_latency(unsigned active) {
         p.platform.timing = Timing::at;
         return simulate(p, std::make_unique<RemoteHammer>(active, 40)).stats;
     });
-    REQUIRE(stats["status"] == "ok");
+    REQUIRE_RUN_OK(stats);
     for (const auto& v : stats["memory"]["vaults"])
         if (v["unit"] == 0 && v["accesses"].get<uint64_t>() >= active * 80ull) return v["avg_latency_ns"];
     FAIL("no busy vault in unit 0");

@@ -13,6 +13,7 @@
 #include "platforms/config/config.h"
 #include "platforms/run_in_child.h"
 #include "platforms/simulation.h"
+#include "testbenches/tests/child_result.h"
 #include "testbenches/tests/platform_test_helpers.h"
 
 using namespace syncron;
@@ -134,7 +135,7 @@ TEST_CASE("energy: presets: ddr4, every microbenchmark under every scheme, AT", 
 TEST_CASE("energy: presets: hmc4 accounts energy and data movement too", "[energy][presets]") {
     const json s = run(on_preset("hmc4", "lock", "syncron", Timing::lt));
     INFO(what(s));
-    REQUIRE(s["status"] == "ok");
+    REQUIRE_RUN_OK(s);
     check_energy_adds_up(s);
     // The SEs exist and work under SynCron: their power is charged, and the
     // lock's messages are synchronization traffic.
@@ -150,8 +151,8 @@ TEST_CASE("energy: a run twice as long at the same rate uses about twice the sta
     SimParams longer = shorter;
     longer.workload.ops = 40;
     const json a = run(shorter), b = run(longer);
-    REQUIRE(a["status"] == "ok");
-    REQUIRE(b["status"] == "ok");
+    REQUIRE_RUN_OK(a);
+    REQUIRE_RUN_OK(b);
     const double time_ratio = b["simulated_ns"].get<double>() / a["simulated_ns"].get<double>();
     CHECK(time_ratio == Approx(2.0).epsilon(0.15)); // the same rate: about twice the time
     for (const char* c : {"cores", "memory", "se"}) {
@@ -166,14 +167,14 @@ TEST_CASE("energy: Ideal spends less energy than every other scheme on the same 
     for (const char* preset : {"hmc4", "hbm4", "ddr4"})
         for (const char* workload : {"lock", "condvar"}) {
             const json ideal = run(on_preset(preset, workload, "ideal", Timing::lt));
-            REQUIRE(ideal["status"] == "ok");
+            REQUIRE_RUN_OK(ideal);
             const double e_ideal = ideal["energy"]["total"].get<double>();
             CHECK(ideal["energy"]["se"].get<double>() == 0.0); // no SE works under Ideal
             for (const std::string& scheme : scheme_names()) {
                 if (scheme == "ideal") continue;
                 const json s = run(on_preset(preset, workload, scheme, Timing::lt));
                 INFO(preset << " " << workload << " " << scheme << ": " << what(s));
-                REQUIRE(s["status"] == "ok");
+                REQUIRE_RUN_OK(s);
                 CHECK(e_ideal < s["energy"]["total"].get<double>());
             }
         }
@@ -183,14 +184,14 @@ TEST_CASE("energy: synchronization traffic is what the scheme sends, data traffi
           "[energy]") {
     // Ideal sends no synchronization message: every byte it moves is data.
     const json ideal = run(on_preset("hbm4", "lock", "ideal", Timing::lt));
-    REQUIRE(ideal["status"] == "ok");
+    REQUIRE_RUN_OK(ideal);
     CHECK(ideal["data_movement"]["within_units"]["sync"] == 0);
     CHECK(ideal["data_movement"]["across_links"]["sync"] == 0);
     CHECK(ideal["data_movement"]["within_units"]["data"].get<uint64_t>() > 0); // the memory check's counter
     // Central keeps its variables in a table in memory: its server's accesses
     // and the messages are synchronization traffic, beside the same data.
     const json central = run(on_preset("hbm4", "lock", "central", Timing::lt));
-    REQUIRE(central["status"] == "ok");
+    REQUIRE_RUN_OK(central);
     CHECK(central["data_movement"]["across_links"]["sync"].get<uint64_t>() > 0);
     CHECK(central["data_movement"]["within_units"]["sync"].get<uint64_t>() >
           central["data_movement"]["across_links"]["sync"].get<uint64_t>() / 2);

@@ -191,6 +191,7 @@ MISAR_CASES("syncron_distrib_ovrfl", Timing::at, "AT")
 
 #include "platforms/ndp_platform.h"
 #include "platforms/run_in_child.h"
+#include "testbenches/tests/child_result.h"
 
 namespace {
 
@@ -212,7 +213,7 @@ void expect_paper_ordering(const std::string& workload) {
     for (int i = 0; i < 4; ++i) {
         const auto s = stats_of(paper_point(order[i], workload));
         INFO(order[i] << ": " << s.value("error", ""));
-        REQUIRE(s["status"] == "ok");
+        REQUIRE_RUN_OK(s);
         t[i] = s["throughput_ops_per_us"];
     }
     INFO("central " << t[0] << ", hier " << t[1] << ", syncron " << t[2] << ", ideal " << t[3] << " ops/us");
@@ -265,9 +266,9 @@ TEST_CASE("schemes: the server's instructions per request and its table's cachin
     slow.server.instructions_per_request = 400;
     cached.server.central_cached = true;
     const auto b = stats_of(base), s = stats_of(slow), c = stats_of(cached);
-    REQUIRE(b["status"] == "ok");
-    REQUIRE(s["status"] == "ok");
-    REQUIRE(c["status"] == "ok");
+    REQUIRE_RUN_OK(b);
+    REQUIRE_RUN_OK(s);
+    REQUIRE_RUN_OK(c);
     CHECK(s["simulated_ns"].get<double>() > 2 * b["simulated_ns"].get<double>());
     CHECK(c["simulated_ns"].get<double>() < b["simulated_ns"].get<double>());
     // Uncached, every message reads and writes its table slot in memory.
@@ -286,7 +287,7 @@ TEST_CASE("schemes: every scheme is deterministic", "[platform][schemes][determi
         a.erase("host");
         b.erase("host");
         INFO(scheme);
-        CHECK(a["status"] == "ok");
+        CHECK_RUN_OK(a);
         CHECK(a == b);
     }
 }
@@ -432,6 +433,7 @@ TEST_CASE("schemes: the platform holds the plug-in and its server cores", "[plat
         });
         return out;
     });
+    REQUIRE_CHILD_OK(seen);
     CHECK(seen["scheme"] == "syncron_distrib_ovrfl");
     CHECK(seen["abort"] == true);
     REQUIRE(seen["servers"].size() == 4);

@@ -13,6 +13,7 @@
 #include "platforms/ndp_platform.h"
 #include "platforms/run_in_child.h"
 #include "platforms/simulation.h"
+#include "testbenches/tests/child_result.h"
 
 using namespace syncron;
 
@@ -88,8 +89,9 @@ std::vector<std::string> read_golden(const std::string& path) {
 void compare_with_golden(Timing timing) {
     const std::string path = std::string(SYNCRON_SOURCE_DIR) + "/traces/golden/figure4_lock.txt";
     const auto got = run_figure4(timing);
+    REQUIRE_CHILD_OK(got);
     INFO(got.dump(1));
-    REQUIRE(got["ok"] == true);
+    REQUIRE(got.value("ok", false));
     std::vector<std::string> lines = got["lines"].get<std::vector<std::string>>();
     if (std::getenv("SYNCRON_UPDATE_GOLDEN") && timing == Timing::lt) {
         std::ofstream f(path);

@@ -10,6 +10,7 @@
 #include "platforms/run_in_child.h"
 #include "platforms/simulation.h"
 #include "platforms/workload_registry.h"
+#include "testbenches/tests/child_result.h"
 #include "testbenches/workloads/graph/graph_reference.h"
 #include "testbenches/workloads/graph/partition.h"
 #include "testbenches/workloads/graph/rmat.h"
@@ -59,7 +60,7 @@ void run_matrix(const std::string& name, const std::string& graph) {
             const auto s = stats_of(p);
             INFO(name << " on " << (graph.empty() ? "R-MAT" : graph) << " under " << scheme << ", "
                       << timing_name(timing) << ": " << describe(s));
-            REQUIRE(s["status"] == "ok");
+            REQUIRE_RUN_OK(s);
             CHECK(s["check"]["ok"] == true);
             CHECK(s["workload_stats"]["application"] == name);
             CHECK(s["workload_stats"]["lock_acquisitions"].get<uint64_t>() > 0);
@@ -125,7 +126,7 @@ TEST_CASE("applications: the matrix profile finds a repeated pattern", "[workloa
 
 TEST_CASE("applications: statistics report the graph, the locks and remote accesses", "[workloads][applications]") {
     const auto s = stats_of(small("cc", "small.snap", Timing::lt));
-    REQUIRE(s["status"] == "ok");
+    REQUIRE_RUN_OK(s);
     const auto& w = s["workload_stats"];
     CHECK(w["vertices"] == 48);
     CHECK(w["edges"] == 106);
@@ -190,7 +191,7 @@ TEST_CASE("applications: METIS partitioning, when built in", "[workloads][applic
     p.workload.partition = "contiguous";
     const auto contiguous = stats_of(p);
     INFO(describe(metis));
-    REQUIRE(metis["status"] == "ok");
+    REQUIRE_RUN_OK(metis);
     CHECK(metis["check"]["ok"] == true);
     CHECK(metis["workload_stats"]["partition"] == "metis");
     // METIS minimises the edges cut between units; contiguous ranges of a permuted R-MAT cut about 3/4.

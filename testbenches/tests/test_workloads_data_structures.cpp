@@ -9,6 +9,7 @@
 #include "platforms/run_in_child.h"
 #include "platforms/simulation.h"
 #include "platforms/workload_registry.h"
+#include "testbenches/tests/child_result.h"
 #include "testbenches/workloads/data_structures/table6.h"
 
 using namespace syncron;
@@ -50,7 +51,7 @@ void run_matrix(const std::string& name) {
                 const auto s = stats_of(p);
                 INFO(name << " under " << scheme << ", " << timing_name(timing) << (mixed ? ", mixed" : ", Table 6 mix")
                           << ": " << describe(s));
-                REQUIRE(s["status"] == "ok");
+                REQUIRE_RUN_OK(s);
                 CHECK(s["check"]["ok"] == true);
                 CHECK(s["operations"] == 60 * 6);
                 CHECK(s["workload_stats"]["elements"] == 96);
@@ -97,7 +98,7 @@ TEST_CASE("data structures: a stack push costs one load, three stores and two sy
     SimParams p = small("stack", Timing::lt); // Table 6: 100% push
     const auto s = stats_of(p);
     INFO(describe(s));
-    REQUIRE(s["status"] == "ok");
+    REQUIRE_RUN_OK(s);
     CHECK(s["per_operation"]["core_loads"] == 1.0);
     CHECK(s["per_operation"]["core_stores"] == 3.0);
     CHECK(s["per_operation"]["sync_requests"] == 2.0);
@@ -114,8 +115,8 @@ TEST_CASE("data structures: initialisation is not timed", "[workloads][data_stru
     SimParams small_stack = small("stack", Timing::lt), big_stack = small_stack;
     big_stack.workload.elements = 960;
     const auto a = stats_of(small_stack), b = stats_of(big_stack);
-    REQUIRE(a["status"] == "ok");
-    REQUIRE(b["status"] == "ok");
+    REQUIRE_RUN_OK(a);
+    REQUIRE_RUN_OK(b);
     CHECK(b["simulated_ns"].get<double>() < 1.1 * a["simulated_ns"].get<double>());
 }
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "testbenches/tests/sim_binary.h"
 #include "testbenches/workloads/graph/graph_loader.h"
 #include "testbenches/workloads/graph/rmat.h"
 #include "testbenches/workloads/timeseries/series.h"
@@ -21,7 +22,8 @@ const std::string kInputs = std::string(SYNCRON_SOURCE_DIR) + "/testbenches/inpu
 /// A file with `text` in the temporary directory, removed at scope exit.
 struct TempFile {
     std::string path;
-    TempFile(const std::string& name, const std::string& text) : path("/tmp/syncron-inputs-test-" + name) {
+    TempFile(const std::string& name, const std::string& text)
+        : path(syncron::test::temp_path("syncron-inputs-test-", name)) {
         std::ofstream(path) << text;
     }
     ~TempFile() { std::remove(path.c_str()); }
