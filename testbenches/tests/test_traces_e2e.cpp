@@ -199,8 +199,8 @@ TEST_CASE("traces e2e: SIGINT stops the run and leaves complete traces and stati
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 1);
     const auto j = nlohmann::json::parse(slurp(stats));
-    CHECK(j["status"] == "error");
-    CHECK_THAT(j["error"].get<std::string>(), Catch::Contains("interrupted"));
+    CHECK(j["status"] == "interrupted");
+    CHECK_THAT(j["error"].get<std::string>(), Catch::Contains("interrupted (SIGINT)"));
     CHECK(query(db, "SELECT COUNT(*) FROM messages") > 0);
     CHECK(query(db, "SELECT COUNT(*) FROM meta WHERE key='status' AND value LIKE 'interrupted%'") == 1);
     CHECK_NOTHROW(nlohmann::json::parse(slurp(js)));
