@@ -127,6 +127,7 @@ std::string StopSignals::name(int signal) {
     case SIGINT: return "SIGINT";
     case SIGTERM: return "SIGTERM";
     case SIGHUP: return "SIGHUP";
+    case 0: return "stop requested"; // NdpPlatform::request_stop() called directly
     default: return "signal " + std::to_string(signal);
     }
 }

@@ -67,6 +67,9 @@ void check_one(const Output& o, const std::string& out_dir) {
 } // namespace
 
 void check_output_paths(const CliOptions& options) {
+    std::error_code ec;
+    if (!options.out_dir.empty() && fs::exists(options.out_dir, ec) && !fs::is_directory(options.out_dir, ec))
+        throw CliError("--out '" + options.out_dir + "' exists and is not a folder");
     std::vector<Output> outputs;
     if (!options.out_dir.empty())
         for (const char* name : {"stats.json", "summary.txt", "config.json"})
@@ -83,7 +86,6 @@ void check_output_paths(const CliOptions& options) {
     if (!t.db.empty()) {
         outputs.push_back({"--trace-db", t.db});
         // The database deletes and recreates its file (and -wal, -shm, -journal): never a device or a FIFO.
-        std::error_code ec;
         const fs::file_status st = fs::status(t.db, ec);
         if (!ec && fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st))
             throw CliError("option '--trace-db': '" + t.db +
