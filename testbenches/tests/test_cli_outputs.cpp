@@ -68,7 +68,11 @@ class Child {
 public:
     /// `fsize_limit` > 0: RLIMIT_FSIZE in bytes, with SIGXFSZ ignored, so a
     /// write past the limit fails with EFBIG instead of killing the process.
-    Child(const std::vector<std::string>& args, const std::string& output, rlim_t fsize_limit = 0) : m_output(output) {
+    /// `own_group`: the child leads a process group of its own (a signal to
+    /// the group reaches the processes it forks, as Ctrl-C does).
+    Child(const std::vector<std::string>& args, const std::string& output, rlim_t fsize_limit = 0,
+          bool own_group = false)
+        : m_own_group(own_group), m_output(output) {
         std::vector<char*> argv;
         std::string binary = SYNCRON_SIM_BINARY;
         argv.push_back(binary.data());
@@ -77,6 +81,7 @@ public:
         argv.push_back(nullptr);
         m_pid = fork();
         REQUIRE(m_pid >= 0);
+        if (own_group) setpgid(m_pid == 0 ? 0 : m_pid, 0); // in both processes: whichever runs first
         if (m_pid == 0) {
             const int fd = ::open(output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
             if (fd < 0) _exit(126);
@@ -98,6 +103,7 @@ public:
     }
     ~Child() {
         if (m_pid > 0 && !m_reaped) {
+            if (m_own_group) kill(-m_pid, SIGKILL); // what it forked too
             kill(m_pid, SIGKILL);
             waitpid(m_pid, nullptr, 0);
         }
@@ -131,6 +137,7 @@ private:
     pid_t m_pid = -1;
     int m_status = 0;
     bool m_reaped = false;
+    bool m_own_group = false;
     std::string m_output;
 };
 
@@ -413,4 +420,27 @@ TEST_CASE("cli outputs: a second stop signal kills", "[cli][outputs][signals]") 
     const int st = c.wait();
     REQUIRE(WIFSIGNALED(st));
     CHECK((WTERMSIG(st) == SIGTERM || WTERMSIG(st) == SIGHUP));
+}
+
+TEST_CASE("cli outputs: a signal to the process group stops --compare and skips the schemes not yet run",
+          "[cli][outputs][signals]") {
+    const TempDir dir;
+    // Each scheme would run for minutes: only the signal ends them.
+    Child c({"--compare", "central,hier,syncron", "--ops", "1000000", "--stats", dir / "compare.json"},
+            dir / "output.txt", 0, true);
+    REQUIRE(poll_until([&] { return fs::exists(dir / "compare.json"); }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200)); // usually the first scheme is running by now
+    kill(-c.pid(), SIGTERM); // as Ctrl-C does: the comparison and the scheme it runs
+    const int st = c.wait();
+    INFO(c.output());
+    REQUIRE(WIFEXITED(st));
+    CHECK(WEXITSTATUS(st) == 1);
+    const json j = json::parse(slurp(dir / "compare.json"));
+    REQUIRE(j["rows"].size() == 3);
+    for (const auto& row : j["rows"]) {
+        INFO(row.dump());
+        CHECK(row.value("status", "") == "interrupted");
+        CHECK_THAT(row.value("error", ""), Catch::StartsWith("interrupted (SIGTERM)"));
+    }
+    CHECK_THAT(j["rows"][2].value("error", ""), Catch::Contains("before it ran"));
 }
