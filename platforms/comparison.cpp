@@ -6,6 +6,7 @@
 
 #include "platforms/build_info.h"
 #include "platforms/config/config.h"
+#include "platforms/ndp_platform.h"
 #include "platforms/run_in_child.h"
 #include "platforms/run_summary.h"
 #include "platforms/simulation.h"
@@ -97,6 +98,14 @@ Comparison compare_schemes(const SimParams& base, const std::vector<std::string>
                                                       : base.workload.ops.value_or(0);
     c.seed = base.workload.seed;
     for (const auto& scheme : schemes) {
+        if (NdpPlatform::stop_requested()) {
+            // A stop signal (StopSignals) ends the comparison: the schemes not yet started are not run.
+            const std::string why = "interrupted (" + StopSignals::name(StopSignals::received()) + ") before it ran";
+            const json stats = {{"status", "interrupted"}, {"error", why}};
+            c.rows.push_back(SchemeRow::from_stats(scheme, stats));
+            c.runs[scheme] = stats;
+            continue;
+        }
         SimParams p = base;
         p.platform.scheme = *scheme_from_string(scheme); // names checked by the command line
         json stats = in_child([p]() -> json {

@@ -83,10 +83,15 @@ void NdpPlatform::trace_var(SyncVar v) {
 }
 
 void NdpPlatform::watch_interrupt() {
-    // Polls the SIGINT flag every simulated microsecond while the model has
-    // anything else to do; never keeps an idle (finished or deadlocked)
-    // kernel alive.
+    // Polls the stop flag (SIGINT, SIGTERM, SIGHUP) every simulated
+    // microsecond while the model has anything else to do; never keeps an
+    // idle (finished or deadlocked) kernel alive. Checked at time 0 too: a
+    // signal during sc_start's own elaboration stops before anything runs far.
     const sc_time period(1, sc_core::SC_US);
+    if (s_stop_requested) {
+        sc_core::sc_stop();
+        return;
+    }
     for (;;) {
         wait(period);
         if (m_all_done) return; // only the SEs' drain is left

@@ -60,7 +60,7 @@ public:
     const std::vector<SyncVar>& syncvars() const { return m_syncvars; }
     /// Called once, in simulation, when every client core has finished.
     void on_finished(std::function<void()> f) { m_on_finished.push_back(std::move(f)); }
-    /// Stops the run at the next check (SIGINT); safe to call from a signal handler.
+    /// Stops the run at the next check (StopSignals: SIGINT, SIGTERM, SIGHUP); safe to call from a signal handler.
     static void request_stop() { s_stop_requested = 1; }
     static bool stop_requested() { return s_stop_requested != 0; }
     /// Statistics of the run so far (see docs/stats.md).

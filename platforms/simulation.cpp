@@ -5,11 +5,14 @@
 #include <csignal>
 #include <cstdio>
 #include <ctime>
+#include <iterator>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <signal.h>
 
 #include "platforms/build_info.h"
 #include "platforms/config/config.h"
@@ -73,12 +76,61 @@ void add_derived_stats(nlohmann::json& j, uint64_t operations) {
     j["overflow_fraction"] = processed ? static_cast<double>(overflowed) / processed : 0.0;
 }
 
-/// SIGINT: ask the platform to stop at its next check; a second one kills.
-extern "C" void on_sigint(int) {
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+volatile std::sig_atomic_t g_received = 0; ///< the first stop signal
+
+/// The first stop signal asks the platform to stop at its next check; the
+/// default action comes back, so a second one kills. Only async-signal-safe calls.
+extern "C" void on_stop_signal(int sig) {
+    if (g_received == 0) g_received = sig;
     NdpPlatform::request_stop();
-    std::signal(SIGINT, SIG_DFL);
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    for (const int s : kStopSignals) sigaction(s, &dfl, nullptr);
 }
 } // namespace
+
+struct StopSignals::Saved {
+    struct sigaction old[std::size(kStopSignals)];
+};
+
+StopSignals::StopSignals() : m_saved(std::make_unique<Saved>()) {
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    for (const int s : kStopSignals) sigaddset(&sa.sa_mask, s); // one handler at a time
+    sa.sa_flags = SA_RESTART; // reads and waits of the program go on after the handler
+    for (size_t i = 0; i < std::size(kStopSignals); ++i) {
+        // A signal already received: keep the default action, so the next one kills.
+        if (g_received) {
+            sigaction(kStopSignals[i], nullptr, &m_saved->old[i]);
+            continue;
+        }
+        sigaction(kStopSignals[i], &sa, &m_saved->old[i]);
+    }
+}
+
+StopSignals::~StopSignals() {
+    for (size_t i = 0; i < std::size(kStopSignals); ++i) {
+        const bool ours = m_saved->old[i].sa_handler == on_stop_signal;
+        // After a signal our handler stays off: a second signal must kill.
+        if (ours && g_received) continue;
+        sigaction(kStopSignals[i], &m_saved->old[i], nullptr);
+    }
+}
+
+int StopSignals::received() { return g_received; }
+
+std::string StopSignals::name(int signal) {
+    switch (signal) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    case 0: return "stop requested"; // NdpPlatform::request_stop() called directly
+    default: return "signal " + std::to_string(signal);
+    }
+}
 
 SimulationResult simulate(const SimParams& params, const TraceOptions& traces, std::unique_ptr<Workload> workload,
                           const std::function<void(NdpPlatform&)>& before_run) {
@@ -89,7 +141,9 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
     const WorkloadParams ran = registry.has(params.workload.name) ? registry.resolve(params.workload) : params.workload;
     std::unique_ptr<NdpPlatform> platform;
     TraceSession session;
-    auto previous = std::signal(SIGINT, on_sigint);
+    // Before elaboration: a signal while a large platform is built still
+    // leaves statistics and closed traces (the run is then skipped).
+    const StopSignals signals;
     try {
         if (!workload) workload = WorkloadRegistry::instance().make(params.workload);
         platform = std::make_unique<NdpPlatform>("ndp", params);
@@ -98,13 +152,20 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
         platform->load(*workload);
         session.attach(traces, *platform, [w = workload.get()] { return w->operations(); });
         if (before_run) before_run(*platform);
-        const auto run0 = std::chrono::steady_clock::now();
-        const double cpu0 = process_cpu_seconds();
-        const bool finished = platform->run();
-        r.host_run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run0).count();
-        r.host_run_cpu_seconds = process_cpu_seconds() - cpu0;
+        // A signal during elaboration: nothing is simulated.
+        const bool started = !NdpPlatform::stop_requested();
+        bool finished = false;
+        if (started) {
+            const auto run0 = std::chrono::steady_clock::now();
+            const double cpu0 = process_cpu_seconds();
+            finished = platform->run();
+            r.host_run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run0).count();
+            r.host_run_cpu_seconds = process_cpu_seconds() - cpu0;
+        }
         if (NdpPlatform::stop_requested()) {
-            r.error = "interrupted (SIGINT) at " + sc_core::sc_time_stamp().to_string();
+            r.interrupted = true;
+            r.error = "interrupted (" + StopSignals::name(StopSignals::received()) + ") " +
+                      (started ? "at " + sc_core::sc_time_stamp().to_string() : "before the simulation started");
         } else if (!finished) {
             r.error = std::to_string(platform->unfinished_cores()) +
                       " cores never finished: every event is consumed while they wait for a "
@@ -118,13 +179,15 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
     } catch (const std::exception& e) {
         r.error = e.what();
     }
-    std::signal(SIGINT, previous);
-    session.close(r.error.empty() ? "ok" : r.error);
+    // A trace file a write failed on is incomplete: the run is not ok.
+    const std::string trace_failure = session.close(r.error.empty() ? "ok" : r.error);
+    if (r.error.empty()) r.error = trace_failure;
     r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.ok = r.error.empty();
 
     nlohmann::json& j = r.stats;
-    j["status"] = r.ok ? "ok" : "error";
+    j["status"] = r.ok ? "ok" : r.interrupted ? "interrupted" : "error";
+    if (!trace_failure.empty() && trace_failure != r.error) j["trace_error"] = trace_failure;
     if (!r.ok) j["error"] = r.error;
     j["scheme"] = params.platform.scheme;
     j["workload"] = workload ? workload->name() : params.workload.name;

@@ -30,9 +30,10 @@ struct TraceOptions {
 };
 
 struct SimulationResult {
-    bool ok = false;   ///< finished, no error, invariants hold
-    std::string error; ///< why not
-    CheckResult check; ///< the workload's invariant check
+    bool ok = false;          ///< finished, no error, invariants hold, every trace file complete
+    bool interrupted = false; ///< a stop signal (StopSignals) ended the run early
+    std::string error;        ///< why not
+    CheckResult check;        ///< the workload's invariant check
     uint64_t operations = 0;
     double simulated_ns = 0;
     double host_seconds = 0;     ///< elaboration + simulation + checks
@@ -41,6 +42,29 @@ struct SimulationResult {
     /// unlike wall time it does not grow when other work shares the host).
     double host_run_cpu_seconds = 0;
     nlohmann::json stats; ///< everything, see docs/stats.md
+};
+
+/// SIGINT, SIGTERM and SIGHUP while an object lives: the first of them asks
+/// the run to stop at its next check (NdpPlatform::request_stop; simulate()
+/// then skips or ends the simulation and still writes statistics and closes
+/// the traces), any second one kills the process (default action). Objects
+/// may nest; the last one restores the handlers found by the first, except
+/// that after a signal the default action stays, so a second signal kills.
+class StopSignals {
+public:
+    StopSignals();
+    ~StopSignals();
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+    /// The first stop signal received in this process, 0 = none.
+    static int received();
+    /// "SIGTERM" etc.
+    static std::string name(int signal);
+
+private:
+    struct Saved;
+    std::unique_ptr<Saved> m_saved;
 };
 
 /// Runs one simulation. A SystemC kernel elaborates once per process, so

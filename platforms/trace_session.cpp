@@ -1,10 +1,11 @@
 #include "platforms/trace_session.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
@@ -56,30 +57,33 @@ void TraceSession::open(const TraceOptions& options, const SimParams& params, Nd
         // Written at close (it needs the run's end time); check the paths now.
         if (m_vcd_path.empty()) throw std::runtime_error("--gtkw needs --vcd (the save file shows the VCD's signals)");
         m_gtkw_path = options.gtkw;
-        for (const std::string& file : gtkw_files()) {
+        for (const std::string& file : gtkw_files(m_gtkw_path)) {
             std::ofstream probe(file);
             if (!probe) throw std::runtime_error("cannot write GTKWave file '" + file + "'");
         }
     }
 }
 
-std::vector<std::string> TraceSession::gtkw_files() const {
+std::vector<std::string> TraceSession::gtkw_files(const std::string& gtkw) {
     // run.gtkw, run_state.txt, run_op.txt, run_owner.txt
-    std::string stem = m_gtkw_path;
+    std::string stem = gtkw;
     const std::string ext = ".gtkw";
     if (stem.size() > ext.size() && stem.compare(stem.size() - ext.size(), ext.size(), ext) == 0)
         stem.resize(stem.size() - ext.size());
-    return {m_gtkw_path, stem + "_state.txt", stem + "_op.txt", stem + "_owner.txt"};
+    return {gtkw, stem + "_state.txt", stem + "_op.txt", stem + "_owner.txt"};
 }
 
 void TraceSession::write_gtkw() {
     if (m_gtkw_path.empty() || !m_vcd) return;
-    const std::vector<std::string> files = gtkw_files();
+    const std::vector<std::string> files = gtkw_files(m_gtkw_path);
     const auto write = [](const std::string& file, const std::string& text) {
+        errno = 0;
         std::ofstream out(file);
         out << text;
         out.close();
-        if (!out) throw std::runtime_error("cannot write GTKWave file '" + file + "'");
+        if (!out)
+            throw std::runtime_error("cannot write GTKWave file '" + file + "'" +
+                                     (errno ? std::string(": ") + std::strerror(errno) : std::string()));
     };
     std::vector<unsigned> ids;
     for (unsigned u = 0; u < m_layout.units; ++u)
@@ -160,8 +164,8 @@ void TraceSession::attach(const TraceOptions& options, NdpPlatform& platform, st
     }
 }
 
-void TraceSession::close(const std::string& status) {
-    if (m_closed) return;
+std::string TraceSession::close(const std::string& status) {
+    if (m_closed) return "";
     m_closed = true;
     // Every recorder is closed even if one fails; the first failure is kept.
     std::string failure;
@@ -173,15 +177,20 @@ void TraceSession::close(const std::string& status) {
         }
     };
     if (m_progress) guarded([&] { m_progress->finish(); });
-    if (m_db)
+    if (m_db) {
+        guarded([&] { m_db->set_meta("status", status); });
+        guarded([&] { m_db->close(); });
+    }
+    if (m_json)
         guarded([&] {
-            m_db->set_meta("status", status);
-            m_db->close();
+            m_json->close();
+            if (m_json->failed())
+                throw std::runtime_error("cannot write timeline to '" + m_json->path() +
+                                         "': " + std::strerror(m_json->error_number()));
         });
-    if (m_json) guarded([&] { m_json->close(); });
     if (m_vcd) guarded([&] { m_vcd->close(); });
     if (m_vcd) guarded([&] { write_gtkw(); });
-    if (!failure.empty()) std::cerr << "syncron-sim: closing traces: " << failure << "\n";
+    return failure;
 }
 
 } // namespace syncron

@@ -32,12 +32,15 @@ public:
     /// recorder and the progress line, attaches everything to the platform.
     void attach(const TraceOptions& options, NdpPlatform& platform, std::function<uint64_t()> operations);
     /// Flushes and closes every recorder (idempotent); `status` goes into the
-    /// database's meta table.
-    void close(const std::string& status);
+    /// database's meta table. Returns the first failure (a write that failed
+    /// leaves that file incomplete), empty when every file is complete.
+    std::string close(const std::string& status);
+
+    /// What --gtkw FILE writes: the save file, then its three filter files.
+    static std::vector<std::string> gtkw_files(const std::string& gtkw);
 
 private:
-    std::vector<std::string> gtkw_files() const; ///< the save file, then its three filter files
-    void write_gtkw();                           ///< --gtkw, after the VCD is closed
+    void write_gtkw(); ///< --gtkw, after the VCD is closed
 
     TraceFanout m_fanout;
     SimParams m_params;

@@ -11,6 +11,7 @@
 
 #include "platforms/config/json_text.h"
 #include "platforms/workload_registry.h"
+#include "sc_main/output_paths.h"
 
 namespace syncron {
 
@@ -296,6 +297,7 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     file_option("gtkw", "trace.gtkw", out.traces.gtkw);
     if (!out.traces.gtkw.empty() && out.traces.vcd.empty())
         throw CliError("option '--gtkw' needs '--vcd FILE' (the save file shows the waveforms' signals)");
+    check_output_paths(out);
 
     // Check every flag before loading the preset, so a typo is reported as such.
     auto flag = [&](const char* name) -> std::optional<std::string> {

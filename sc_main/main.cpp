@@ -1,12 +1,16 @@
 // syncron-sim: elaborate an NDP platform, run a workload, report statistics.
 // `syncron-sim --help` lists the options; docs/configuration.md explains them.
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -31,39 +35,93 @@ void make_out_dir(const std::string& dir) {
     if (ec) throw std::runtime_error("cannot create output folder '" + dir + "': " + ec.message());
 }
 
-void write_file(const std::string& path, const std::string& text) {
-    std::ofstream f(path);
-    if (!(f << text)) throw std::runtime_error("cannot write '" + path + "'");
-}
+/// An output file written with checked writes: an error names the file and
+/// the OS's reason (a full device, a file-size limit), never a silent
+/// truncation.
+class OutputFile {
+public:
+    /// Creates (truncates) `path` now, so a bad path fails before simulating.
+    OutputFile(std::string path, std::string what) : m_path(std::move(path)), m_what(std::move(what)) {
+        m_file = std::fopen(m_path.c_str(), "w");
+        if (!m_file) fail(errno);
+    }
+    ~OutputFile() {
+        if (m_file) std::fclose(m_file);
+    }
+    OutputFile(const OutputFile&) = delete;
+    OutputFile& operator=(const OutputFile&) = delete;
+
+    /// Writes `text`, flushes and closes; throws std::runtime_error when any step fails.
+    void write_and_close(const std::string& text) {
+        const bool written = std::fwrite(text.data(), 1, text.size(), m_file) == text.size() &&
+                             std::fflush(m_file) == 0 && !std::ferror(m_file);
+        const int error = errno;
+        const int closed = std::fclose(m_file);
+        m_file = nullptr;
+        if (!written) fail(error);
+        if (closed != 0) fail(errno);
+    }
+
+private:
+    [[noreturn]] void fail(int error) const {
+        throw std::runtime_error("cannot write " + m_what + " to '" + m_path + "': " + std::strerror(error));
+    }
+    std::string m_path, m_what;
+    std::FILE* m_file = nullptr;
+};
 
 /// Where a run's printed summary and statistics go besides stdout.
 class OutputFiles {
 public:
-    void open_stats(const std::string& path) { m_stats.push_back(open(path, "statistics file")); }
-    void open_summary(const std::string& path) { m_summaries.push_back(open(path, "summary file")); }
-    /// Prints the summary and writes it and the statistics to every file opened.
-    void write(const std::string& summary_text, const nlohmann::json& stats) {
-        std::cout << summary_text;
-        for (auto& f : m_summaries) *f << summary_text;
-        const std::string text = stats.dump(2) + "\n";
-        for (auto& f : m_stats) *f << text;
-        m_summaries.clear(); // closes them
-        m_stats.clear();
+    void open_stats(const std::string& path) { m_stats.push_back(std::make_unique<OutputFile>(path, "statistics")); }
+    void open_summary(const std::string& path) { m_summaries.push_back(std::make_unique<OutputFile>(path, "summary")); }
+    /// Prints the summary and writes it and the statistics to every file
+    /// opened. Every file is written even if one fails; returns the failures,
+    /// one line each (empty: all written).
+    std::string write(const std::string& summary_text, const nlohmann::json& stats) {
+        std::cout << summary_text << std::flush;
+        std::string failures;
+        const auto write_all = [&failures](std::vector<std::unique_ptr<OutputFile>>& files, const std::string& text) {
+            for (auto& f : files) try {
+                    f->write_and_close(text);
+                } catch (const std::exception& e) {
+                    failures += std::string(e.what()) + "\n";
+                }
+            files.clear();
+        };
+        write_all(m_stats, stats.dump(2) + "\n");
+        write_all(m_summaries, summary_text);
+        return failures;
     }
 
 private:
-    static std::unique_ptr<std::ofstream> open(const std::string& path, const char* what) {
-        auto f = std::make_unique<std::ofstream>(path);
-        if (!*f) throw std::runtime_error(std::string("cannot write ") + what + " '" + path + "'");
-        return f;
-    }
-    std::vector<std::unique_ptr<std::ofstream>> m_stats, m_summaries;
+    std::vector<std::unique_ptr<OutputFile>> m_stats, m_summaries;
 };
+
+/// The run's exit status once its outputs are written: 1 when a file could
+/// not be written or a stop signal came (even after the run finished), else `status`.
+int finish(int status, const std::string& failures) {
+    if (!failures.empty()) {
+        std::istringstream lines(failures);
+        for (std::string line; std::getline(lines, line);) std::cerr << "syncron-sim: " << line << "\n";
+        status = 1;
+    }
+    if (const int sig = syncron::StopSignals::received()) {
+        if (status == 0)
+            std::cerr << "syncron-sim: " << syncron::StopSignals::name(sig)
+                      << " received after the run finished (every output is complete)\n";
+        status = 1;
+    }
+    return status;
+}
 
 } // namespace
 
 int sc_main(int argc, char* argv[]) {
     using namespace syncron;
+    // From the start: a signal at any moment leaves complete outputs (the
+    // run is skipped or stopped, then everything is written and closed).
+    const StopSignals signals;
     CliOptions opt;
     try {
         opt = parse_cli(argc, argv);
@@ -93,7 +151,8 @@ int sc_main(int argc, char* argv[]) {
     try {
         if (!opt.out_dir.empty()) {
             make_out_dir(opt.out_dir);
-            write_file(opt.out_dir + "/config.json", to_json(opt.params).dump(2) + "\n");
+            OutputFile(opt.out_dir + "/config.json", "configuration")
+                .write_and_close(to_json(opt.params).dump(2) + "\n");
             files.open_stats(opt.out_dir + "/stats.json");
             files.open_summary(opt.out_dir + "/summary.txt");
         }
@@ -109,20 +168,16 @@ int sc_main(int argc, char* argv[]) {
 
     if (!opt.compare.empty()) {
         const Comparison c = compare_schemes(opt.params, opt.compare);
-        files.write(comparison_table(c), c.to_json());
-        if (!c.ok()) {
-            std::cerr << "syncron-sim: at least one scheme failed (see the table)\n";
-            return 1;
-        }
-        return 0;
+        const std::string failures = files.write(comparison_table(c), c.to_json());
+        if (!c.ok()) std::cerr << "syncron-sim: at least one scheme failed (see the table)\n";
+        return finish(c.ok() ? 0 : 1, failures);
     }
     const SimulationResult r = simulate(opt.params, opt.traces);
-    files.write(summary(r), r.stats);
-    if (!r.ok) {
-        std::cerr << "syncron-sim: " << r.error << "\n";
-        return 1;
-    }
-    return 0;
+    const std::string failures = files.write(summary(r), r.stats);
+    if (!r.ok) std::cerr << "syncron-sim: " << r.error << "\n";
+    if (r.stats.contains("trace_error"))
+        std::cerr << "syncron-sim: " << r.stats["trace_error"].get<std::string>() << "\n";
+    return finish(r.ok ? 0 : 1, failures);
 }
 
 int main(int argc, char* argv[]) {

@@ -117,6 +117,11 @@ TimelineJson::TimelineJson(const std::string& path)
     if (m_fd < 0)
         throw std::runtime_error("cannot open trace file '" + path + "' for writing: " + std::strerror(errno));
     write_all(kHeader, sizeof kHeader - 1);
+    if (m_failed) { // a device that refuses every write (/dev/full) fails before the run
+        ::close(m_fd);
+        m_fd = -1;
+        throw std::runtime_error("cannot write timeline to '" + path + "': " + std::strerror(m_errno));
+    }
 }
 
 TimelineJson::~TimelineJson() { close(); }
@@ -342,6 +347,7 @@ void TimelineJson::write_all(const char* p, size_t n) noexcept {
         if (w < 0) {
             if (errno == EINTR) continue;
             m_failed = true;
+            m_errno = errno;
             return;
         }
         p += w;
@@ -364,7 +370,11 @@ void TimelineJson::finish(uint64_t end) noexcept {
     flush();
     write_all(kFooter, sizeof kFooter - 1);
     if (m_fd >= 0) {
-        ::close(m_fd);
+        // close(2) may report a delayed write error (NFS, quota): the file is incomplete then.
+        if (::close(m_fd) != 0 && !m_failed) {
+            m_failed = true;
+            m_errno = errno;
+        }
         m_fd = -1;
     }
 }

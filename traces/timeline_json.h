@@ -64,8 +64,10 @@ public:
     void close(const sc_core::sc_time& end);
 
     bool is_open() const { return !m_closed.load(); }
-    /// A write failed (disk full, ...): the file is incomplete.
+    /// A write or the close failed (disk full, file-size limit, ...): the file is incomplete.
     bool failed() const { return m_failed; }
+    /// errno of the first failure (0 = none): the reason an error message gives.
+    int error_number() const { return m_errno; }
     const std::string& path() const { return m_path; }
     /// Trace events written so far (metadata included).
     uint64_t events() const { return m_events; }
@@ -115,6 +117,7 @@ private:
     int m_fd = -1;
     std::atomic<bool> m_closed{false};
     bool m_failed = false;
+    int m_errno = 0;
     bool m_first = true;
     uint64_t m_events = 0;
     uint64_t m_late = 0;

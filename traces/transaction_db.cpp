@@ -118,6 +118,15 @@ struct Binder {
     }
 };
 
+/// " (<strerror>)" after an I/O error: "database or disk is full" alone does
+/// not say whether the disk or a file-size limit stopped the write.
+std::string os_reason(sqlite3* db) {
+    const int code = sqlite3_errcode(db) & 0xff;
+    const int e = sqlite3_system_errno(db); // kept from the last failed system call: only for I/O errors
+    if (e == 0 || (code != SQLITE_IOERR && code != SQLITE_FULL && code != SQLITE_CANTOPEN)) return "";
+    return std::string(" (") + std::strerror(e) + ")";
+}
+
 } // namespace
 
 TransactionDb::TransactionDb(const std::string& path, AddrFn home_unit, AddrFn vault_of, std::size_t batch_rows)
@@ -169,9 +178,13 @@ TransactionDb::~TransactionDb() {
     }
 }
 
+std::string TransactionDb::last_error() const {
+    if (!m_db) return "not open";
+    return sqlite3_errmsg(m_db) + os_reason(m_db);
+}
+
 void TransactionDb::fail(const std::string& what) const {
-    throw std::runtime_error("trace database " + m_path + ": " + what + ": " +
-                             (m_db ? sqlite3_errmsg(m_db) : "not open"));
+    throw std::runtime_error("trace database " + m_path + ": " + what + ": " + last_error());
 }
 
 void TransactionDb::exec(const char* sql) {
@@ -179,6 +192,7 @@ void TransactionDb::exec(const char* sql) {
     if (sqlite3_exec(m_db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
         std::string msg = err ? err : sqlite3_errmsg(m_db);
         sqlite3_free(err);
+        msg += os_reason(m_db);
         std::string_view head(sql);
         while (!head.empty() && (head.front() == '\n' || head.front() == ' ')) head.remove_prefix(1);
         throw std::runtime_error("trace database " + m_path + ": " +
@@ -218,137 +232,168 @@ double TransactionDb::ns_between(const sc_core::sc_time& from, const sc_core::sc
     return m_ticks_per_ns > 0 ? ticks / m_ticks_per_ns : ticks * m_ns_per_tick;
 }
 
+void TransactionDb::record_failed(const std::exception& e) {
+    // Thrown into the model, the error would unwind a transaction in flight
+    // (its payload still pointing at destroyed extensions). Recording stops
+    // here and close() reports the error.
+    m_record_error = e.what();
+}
+
 void TransactionDb::row_written() {
     if (++m_in_batch >= m_batch_rows) flush();
 }
 
 void TransactionDb::on_message(const MessageRecord& r) {
-    if (!m_db) return;
-    if (!m_in_txn) {
-        exec("BEGIN");
-        m_in_txn = true;
+    if (!m_db || !m_record_error.empty()) return;
+    try {
+        if (!m_in_txn) {
+            exec("BEGIN");
+            m_in_txn = true;
+        }
+        const double sent = ns(r.sent), arrived = ns(r.arrived);
+        sqlite3_stmt* st = m_ins[t_messages];
+        Binder{st}
+            .d(sent)
+            .d(arrived)
+            .d(ns_between(r.sent, r.arrived))
+            .ep(r.src)
+            .ep(r.dst)
+            .s(to_string(r.msg.op))
+            .s(level_name(level_of(r.msg.op)))
+            .s(primitive_name(primitive_of(r.msg.op)))
+            .u(r.msg.addr)
+            .i(r.msg.core)
+            .i(r.msg.se)
+            .u(r.msg.info);
+        step(st, "messages");
+        ++m_rows[t_messages];
+        row_written();
+    } catch (const std::exception& e) {
+        record_failed(e);
     }
-    const double sent = ns(r.sent), arrived = ns(r.arrived);
-    sqlite3_stmt* st = m_ins[t_messages];
-    Binder{st}
-        .d(sent)
-        .d(arrived)
-        .d(ns_between(r.sent, r.arrived))
-        .ep(r.src)
-        .ep(r.dst)
-        .s(to_string(r.msg.op))
-        .s(level_name(level_of(r.msg.op)))
-        .s(primitive_name(primitive_of(r.msg.op)))
-        .u(r.msg.addr)
-        .i(r.msg.core)
-        .i(r.msg.se)
-        .u(r.msg.info);
-    step(st, "messages");
-    ++m_rows[t_messages];
-    row_written();
 }
 
 void TransactionDb::on_service(const ServiceRecord& r) {
-    if (!m_db) return;
-    if (!m_in_txn) {
-        exec("BEGIN");
-        m_in_txn = true;
+    if (!m_db || !m_record_error.empty()) return;
+    try {
+        if (!m_in_txn) {
+            exec("BEGIN");
+            m_in_txn = true;
+        }
+        const double arrival = ns(r.arrival), start = ns(r.start);
+        sqlite3_stmt* st = m_ins[t_services];
+        Binder{st}
+            .i(r.se)
+            .s(to_string(r.msg.op))
+            .u(r.msg.addr)
+            .d(arrival)
+            .d(start)
+            .d(ns(r.end))
+            .d(ns_between(r.arrival, r.start))
+            .i(r.st_occupancy)
+            .i(r.buffer_waiting)
+            .i(r.counters_in_use)
+            .i(r.overflow);
+        step(st, "services");
+        ++m_rows[t_services];
+        row_written();
+    } catch (const std::exception& e) {
+        record_failed(e);
     }
-    const double arrival = ns(r.arrival), start = ns(r.start);
-    sqlite3_stmt* st = m_ins[t_services];
-    Binder{st}
-        .i(r.se)
-        .s(to_string(r.msg.op))
-        .u(r.msg.addr)
-        .d(arrival)
-        .d(start)
-        .d(ns(r.end))
-        .d(ns_between(r.arrival, r.start))
-        .i(r.st_occupancy)
-        .i(r.buffer_waiting)
-        .i(r.counters_in_use)
-        .i(r.overflow);
-    step(st, "services");
-    ++m_rows[t_services];
-    row_written();
 }
 
 void TransactionDb::on_memory(const MemoryRecord& r) {
-    if (!m_db) return;
-    if (!m_in_txn) {
-        exec("BEGIN");
-        m_in_txn = true;
+    if (!m_db || !m_record_error.empty()) return;
+    try {
+        if (!m_in_txn) {
+            exec("BEGIN");
+            m_in_txn = true;
+        }
+        const double begin = ns(r.begin), end = ns(r.end);
+        sqlite3_stmt* st = m_ins[t_memory];
+        Binder b{st};
+        b.ep(r.initiator);
+        if (m_home_unit)
+            b.i(m_home_unit(r.addr));
+        else
+            b.null();
+        if (m_vault_of)
+            b.i(m_vault_of(r.addr));
+        else
+            b.null();
+        b.u(r.addr)
+            .i(r.size)
+            .s(r.write ? "write" : "read")
+            .d(begin)
+            .d(ns(r.end_req))
+            .d(ns(r.begin_resp))
+            .d(end)
+            .d(ns_between(r.begin, r.end))
+            .i(r.at);
+        step(st, "memory");
+        ++m_rows[t_memory];
+        row_written();
+    } catch (const std::exception& e) {
+        record_failed(e);
     }
-    const double begin = ns(r.begin), end = ns(r.end);
-    sqlite3_stmt* st = m_ins[t_memory];
-    Binder b{st};
-    b.ep(r.initiator);
-    if (m_home_unit)
-        b.i(m_home_unit(r.addr));
-    else
-        b.null();
-    if (m_vault_of)
-        b.i(m_vault_of(r.addr));
-    else
-        b.null();
-    b.u(r.addr)
-        .i(r.size)
-        .s(r.write ? "write" : "read")
-        .d(begin)
-        .d(ns(r.end_req))
-        .d(ns(r.begin_resp))
-        .d(end)
-        .d(ns_between(r.begin, r.end))
-        .i(r.at);
-    step(st, "memory");
-    ++m_rows[t_memory];
-    row_written();
 }
 
 void TransactionDb::on_core_state(const CoreStateRecord& r) {
-    if (!m_db) return;
-    if (!m_in_txn) {
-        exec("BEGIN");
-        m_in_txn = true;
+    if (!m_db || !m_record_error.empty()) return;
+    try {
+        if (!m_in_txn) {
+            exec("BEGIN");
+            m_in_txn = true;
+        }
+        sqlite3_stmt* st = m_ins[t_core_states];
+        Binder{st}
+            .i(r.unit)
+            .i(r.core)
+            .i(r.global_id)
+            .s(activity_name(r.activity))
+            .s(r.operation ? r.operation : "")
+            .u(r.addr)
+            .d(ns(r.at));
+        step(st, "core_states");
+        ++m_rows[t_core_states];
+        row_written();
+    } catch (const std::exception& e) {
+        record_failed(e);
     }
-    sqlite3_stmt* st = m_ins[t_core_states];
-    Binder{st}
-        .i(r.unit)
-        .i(r.core)
-        .i(r.global_id)
-        .s(activity_name(r.activity))
-        .s(r.operation ? r.operation : "")
-        .u(r.addr)
-        .d(ns(r.at));
-    step(st, "core_states");
-    ++m_rows[t_core_states];
-    row_written();
 }
 
 void TransactionDb::on_link(const LinkRecord& r) {
-    if (!m_db) return;
-    if (!m_in_txn) {
-        exec("BEGIN");
-        m_in_txn = true;
+    if (!m_db || !m_record_error.empty()) return;
+    try {
+        if (!m_in_txn) {
+            exec("BEGIN");
+            m_in_txn = true;
+        }
+        sqlite3_stmt* st = m_ins[t_links];
+        Binder{st}.i(r.src).i(r.dst).i(r.bytes).i(r.response).d(ns(r.start)).d(ns(r.end)).d(ns(r.delivered));
+        step(st, "links");
+        ++m_rows[t_links];
+        row_written();
+    } catch (const std::exception& e) {
+        record_failed(e);
     }
-    sqlite3_stmt* st = m_ins[t_links];
-    Binder{st}.i(r.src).i(r.dst).i(r.bytes).i(r.response).d(ns(r.start)).d(ns(r.end)).d(ns(r.delivered));
-    step(st, "links");
-    ++m_rows[t_links];
-    row_written();
 }
 
 void TransactionDb::on_queue(const QueueRecord& r) {
-    if (!m_db) return;
-    if (!m_in_txn) {
-        exec("BEGIN");
-        m_in_txn = true;
+    if (!m_db || !m_record_error.empty()) return;
+    try {
+        if (!m_in_txn) {
+            exec("BEGIN");
+            m_in_txn = true;
+        }
+        sqlite3_stmt* st = m_ins[t_queues];
+        Binder{st}.s(r.component ? r.component : "").i(r.depth).d(ns(r.at));
+        step(st, "queues");
+        ++m_rows[t_queues];
+        row_written();
+    } catch (const std::exception& e) {
+        record_failed(e);
     }
-    sqlite3_stmt* st = m_ins[t_queues];
-    Binder{st}.s(r.component ? r.component : "").i(r.depth).d(ns(r.at));
-    step(st, "queues");
-    ++m_rows[t_queues];
-    row_written();
 }
 
 void TransactionDb::set_meta(const std::string& key, const std::string& value) {
@@ -380,6 +425,7 @@ void TransactionDb::close() {
             if (error.empty()) error = e.what();
         }
     };
+    if (!m_record_error.empty()) error = m_record_error;
     attempt([&] { flush(); });
     if (error.empty()) {
         attempt([&] { exec(kIndexes); });
@@ -396,7 +442,7 @@ void TransactionDb::close() {
     sqlite3_finalize(m_ins_meta);
     m_ins_meta = nullptr;
     if (sqlite3_close(m_db) != SQLITE_OK && error.empty())
-        error = "trace database " + m_path + ": cannot close: " + sqlite3_errmsg(m_db);
+        error = "trace database " + m_path + ": cannot close: " + last_error();
     m_db = nullptr;
     m_in_txn = false;
     if (!error.empty()) throw std::runtime_error(error);

@@ -11,6 +11,7 @@
 // close() creates the indexes, checkpoints the WAL and switches the file back
 // to journal_mode=DELETE, so a closed database is one self-contained file.
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <set>
 #include <string>
@@ -56,7 +57,8 @@ public:
     void flush();
     /// Commits, creates the indexes and closes the file. Idempotent; records
     /// arriving after close() are ignored. Throws std::runtime_error on an
-    /// SQLite error (the handle is closed anyway).
+    /// SQLite error (the handle is closed anyway), including one of an on_*
+    /// call: those never throw into the model, they stop the recording.
     void close();
     bool is_open() const { return m_db != nullptr; }
 
@@ -70,9 +72,12 @@ private:
 
     void exec(const char* sql);
     [[noreturn]] void fail(const std::string& what) const;
+    /// SQLite's last error message, with the OS's reason when a system call failed.
+    std::string last_error() const;
     sqlite3_stmt* prepare(const char* sql);
     void step(sqlite3_stmt* st, const char* table);
     void row_written();
+    void record_failed(const std::exception& e); ///< an on_* call failed: stop recording
     double ns(const sc_core::sc_time& t);
     double ns_between(const sc_core::sc_time& from, const sc_core::sc_time& to); ///< to - from
 
@@ -86,8 +91,9 @@ private:
     std::set<std::string> m_meta_keys;
     std::size_t m_in_batch = 0;
     bool m_in_txn = false;
-    double m_ticks_per_ns = 0; ///< resolution ticks per ns, set at the first record (-1: coarser than 1 ns)
-    double m_ns_per_tick = 0;  ///< used when the resolution is coarser than 1 ns
+    std::string m_record_error; ///< the first failure of an on_* call, reported by close()
+    double m_ticks_per_ns = 0;  ///< resolution ticks per ns, set at the first record (-1: coarser than 1 ns)
+    double m_ns_per_tick = 0;   ///< used when the resolution is coarser than 1 ns
 };
 
 } // namespace syncron

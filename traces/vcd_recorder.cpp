@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include <fnmatch.h>
+#include <sys/stat.h>
 #include <sysc/tracing/sc_tracing_ids.h>
 #include <unistd.h>
 
@@ -229,11 +230,16 @@ VcdRecorder::VcdRecorder(sc_core::sc_module_name name, const std::string& path, 
                          const std::string& filter)
     : sc_core::sc_module(name), m_file(file_base(path) + ".vcd"), m_filter(filter), m_layout(layout) {
     if (file_base(path).empty()) throw std::runtime_error("cannot create waveform file: empty path");
-    // SystemC only reports a failed fopen; check the path ourselves first.
-    if (std::FILE* f = std::fopen(m_file.c_str(), "w"))
-        std::fclose(f);
-    else
-        throw std::runtime_error("cannot create waveform file '" + m_file + "': " + std::strerror(errno));
+    // SystemC only reports a failed fopen and never a failed write; check the
+    // path ourselves first, with one byte written, so a device that refuses
+    // every write (/dev/full) fails before the run (SystemC truncates it).
+    std::FILE* f = std::fopen(m_file.c_str(), "w");
+    if (!f) throw std::runtime_error("cannot create waveform file '" + m_file + "': " + std::strerror(errno));
+    const bool written = std::fputc('\n', f) != EOF && std::fflush(f) == 0;
+    const int error = errno;
+    if (std::fclose(f) != 0 || !written)
+        throw std::runtime_error("cannot write waveform file '" + m_file +
+                                 "': " + std::strerror(written ? errno : error));
     m_tf = sc_core::sc_create_vcd_trace_file(file_base(path).c_str());
     if (!m_tf) throw std::runtime_error("cannot create waveform file '" + m_file + "'");
 
@@ -484,6 +490,25 @@ void VcdRecorder::close() {
     sc_core::sc_close_vcd_trace_file(m_tf);
     m_tf = nullptr;
     append_pending();
+    check_written();
+}
+
+void VcdRecorder::check_written() const {
+    // SystemC writes through its own FILE* and ignores write errors. A write
+    // it lost (full device or file system, file-size limit) leaves a file
+    // that cannot grow either: appending one byte shows it. The byte is
+    // removed again, so the file is exactly what SystemC and append_pending wrote.
+    struct stat before {};
+    const bool regular = ::stat(m_file.c_str(), &before) == 0 && S_ISREG(before.st_mode);
+    std::FILE* f = std::fopen(m_file.c_str(), "a");
+    if (!f) throw std::runtime_error("cannot write waveform file '" + m_file + "': " + std::strerror(errno));
+    const bool grew = std::fputc('\n', f) != EOF && std::fflush(f) == 0;
+    const int error = errno;
+    if (std::fclose(f) != 0 && grew)
+        throw std::runtime_error("cannot write waveform file '" + m_file + "': " + std::strerror(errno));
+    if (!grew) throw std::runtime_error("cannot write waveform file '" + m_file + "': " + std::strerror(error));
+    if (regular && ::truncate(m_file.c_str(), before.st_size) != 0)
+        throw std::runtime_error("cannot write waveform file '" + m_file + "': " + std::strerror(errno));
 }
 
 void VcdRecorder::append_pending() {
@@ -609,7 +634,12 @@ void VcdRecorder::append_pending() {
                 std::fprintf(out, "%s %s\n", now.c_str(), it->second.c_str());
         }
     }
-    std::fclose(out);
+    // Our own writes are checked: a failed one means an incomplete file.
+    const bool written = std::fflush(out) == 0 && !std::ferror(out);
+    const int error = errno;
+    if (std::fclose(out) != 0 || !written)
+        throw std::runtime_error("cannot write waveform file '" + m_file +
+                                 "': " + std::strerror(written ? errno : error));
 }
 
 } // namespace syncron

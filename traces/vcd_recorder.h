@@ -101,6 +101,8 @@ public:
     /// kernel, e.g. after sc_stop or an error) at their own times. Idempotent;
     /// may be called from a process (the file stays valid) or after
     /// sc_start returned or threw. Records arriving later are ignored.
+    /// Throws std::runtime_error naming the file when a write failed (the
+    /// file is incomplete: full device or file system, file-size limit).
     void close();
     bool closed() const { return m_closed; }
 
@@ -180,8 +182,9 @@ private:
     void schedule(); ///< apply what is due, arm m_wake for the rest
     void apply_due(const sc_core::sc_time& now);
     void apply(const Change& c, const sc_core::sc_time& now);
-    void wake();           ///< SC_METHOD on m_wake
-    void append_pending(); ///< after the trace file is closed
+    void wake();                ///< SC_METHOD on m_wake
+    void append_pending();      ///< after the trace file is closed
+    void check_written() const; ///< throws when SystemC lost a write (see close())
 
     std::string m_file;
     std::string m_filter;
