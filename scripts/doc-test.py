@@ -37,8 +37,9 @@ SKIP = [
      "the linters: CI runs scripts/lint.sh as its own step (clang-tidy needs build-lint/, minutes)"),
     (r"^gtkwave\b",
      "GUI program; test_traces 'gtkw' cases check every save file against the VCD of its run"),
-    (r"^scripts/(figure(10|11|23)|applications)\.py\b",
-     "parameter sweeps of hundreds of runs (minutes); each point is a syncron-sim run like the ones tested here"),
+    (r"^scripts/(figure(10|11|23)|applications|memory_energy)\.py\b",
+     "parameter sweeps of tens to hundreds of full-size runs (10 s to minutes); each point is a syncron-sim run "
+     "like the ones tested here"),
     (r"syncron-bench \[--",
      "synopsis with optional [--flags], not a command"),
     (r"^cmake (-S|--build|--install)\b|^/tmp/vp/vp_example\b",
