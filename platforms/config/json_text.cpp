@@ -12,7 +12,9 @@ namespace {
 
 // Line and column (1-based) of a byte offset, for messages about the text.
 std::string position_of(const std::string& text, std::size_t offset) {
-    const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
+    const std::size_t line =
+        1 +
+        static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
     const std::size_t line_start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
     const std::size_t column = offset - (line_start == std::string::npos || offset == 0 ? 0 : line_start + 1) + 1;
     return "line " + std::to_string(line) + ", column " + std::to_string(column);
