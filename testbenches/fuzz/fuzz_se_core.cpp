@@ -95,9 +95,9 @@ void raw_messages(Bytes& in) {
     };
     for (unsigned n = 0; !in.empty() && n < 4096; ++n) {
         const uint8_t kind = in.next();
-        const auto ready = net.ready();
-        if (kind % 3 == 0 && !ready.empty()) { // deliver something already in flight
-            const auto& ch = ready[in.next() % ready.size()];
+        const auto& ready = net.ready_channels();
+        if (kind % 3 == 0 && !ready.empty()) {               // deliver something already in flight
+            const auto ch = ready[in.next() % ready.size()]; // a copy: delivering changes the list
             net.deliver(ch.first, ch.second);
             continue;
         }
@@ -112,10 +112,10 @@ void raw_messages(Bytes& in) {
         for (const auto& o : r.out) net.inject(se_ep(to), net.endpoint_of(se_ep(to), o), o.msg);
     }
     // Whatever is in flight drains: SEs must not bounce messages forever.
-    for (unsigned steps = 0; !net.ready().empty(); ++steps) {
+    for (unsigned steps = 0; !net.ready_channels().empty(); ++steps) {
         if (steps > 200000) finding_in(sc, "messages still circulating after 200000 deliveries");
-        const auto r = net.ready();
-        net.deliver(r.front().first, r.front().second);
+        const auto ch = net.ready_channels().front();
+        net.deliver(ch.first, ch.second);
     }
 }
 
