@@ -1,10 +1,10 @@
 #pragma once
 // The harness side of fuzz_se_core (the checker and the test network), in
-// its own translation unit: the
-// libFuzzer build compiles it without coverage instrumentation (still with
-// ASan and UBSan), so coverage feedback and comparison tracing come from the
-// SE core under test, not from the reference checker's per-step loops, which
-// cost more than the SE itself (docs/reliability.md, "Figures").
+// its own translation unit: the libFuzzer build compiles it without coverage
+// instrumentation (still with ASan and UBSan), so coverage feedback and
+// comparison tracing come from the SE core under test, not from the
+// harness's per-step loops, which cost more than the SE itself
+// (docs/reliability.md, "Figures").
 #include <algorithm>
 #include <cstdint>
 #include <string>
