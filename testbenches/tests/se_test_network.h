@@ -238,7 +238,7 @@ public:
         if (it == m_channels.end() || it->second.empty()) return false;
         const Message m = it->second.pop();
         if (it->second.empty()) m_ready.erase(std::lower_bound(m_ready.begin(), m_ready.end(), it->first));
-        log.push_back({from, to, m});
+        if (keep_log) log.push_back({from, to, m});
         if (is_core_ep(to)) {
             core_inbox[to].push_back(m);
             return true;
@@ -333,7 +333,8 @@ public:
 
     std::vector<MapMemory> memories;
     std::vector<SeCore> ses;
-    std::vector<Delivered> log;
+    std::vector<Delivered> log; ///< every delivery, if keep_log (count() reads it)
+    bool keep_log = true;
     std::vector<std::string> errors;
     std::map<int, std::deque<Message>> core_inbox;
     std::map<int, std::deque<Message>> server_inbox;
