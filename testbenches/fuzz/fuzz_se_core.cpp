@@ -18,30 +18,14 @@
 #include <stdexcept>
 #include <vector>
 
+#include "testbenches/fuzz/fuzz_se_core_harness.h"
 #include "testbenches/fuzz/fuzz_target.h"
-#include "testbenches/tests/se_random_checker.h"
 
 using namespace syncron;
 using namespace syncron::test;
+using syncron::fuzz::Bytes;
 
 namespace {
-
-class Bytes {
-public:
-    Bytes(const uint8_t* d, size_t n) : m_d(d), m_n(n) {}
-    uint8_t next() { return m_i < m_n ? m_d[m_i++] : 0; }
-    uint64_t next64() {
-        uint64_t v = 0;
-        for (int k = 0; k < 8; ++k) v = (v << 8) | next();
-        return v;
-    }
-    std::vector<uint8_t> rest() const { return {m_d + std::min(m_i, m_n), m_d + m_n}; }
-    bool empty() const { return m_i >= m_n; }
-
-private:
-    const uint8_t* m_d;
-    size_t m_n, m_i = 0;
-};
 
 [[noreturn]] void finding_in(const Scenario& sc, const std::string& what) {
     fuzz::finding(what + " (units " + std::to_string(sc.units) + ", cores " + std::to_string(sc.cores) + ", st " +
@@ -73,50 +57,14 @@ Scenario scenario(Bytes& in) {
 
 void programs(Bytes& in) {
     const Scenario sc = scenario(in);
-    Checker ck(sc, in.rest());
-    ck.run();
-    std::string why;
-    for (const auto& f : ck.failures) why += f + "; ";
-    if (!ck.failures.empty()) finding_in(sc, why);
-    if (!ck.m_net.counters_zero()) finding_in(sc, "an indexing counter left raised at quiescence");
-    if (!ck.m_net.tables_empty()) finding_in(sc, "an ST entry left in use at quiescence");
-    for (const auto& server : ck.m_net.servers)
-        if (!server.idle()) finding_in(sc, "a fallback server left with work at quiescence");
+    const std::string why = fuzz::check_programs(sc, in.rest());
+    if (!why.empty()) finding_in(sc, why);
 }
 
 void raw_messages(Bytes& in) {
     const Scenario sc = scenario(in);
-    SeNetwork net(topology_of(sc), std::vector<SeParams>(sc.units, sc.se));
-    net.serve_software = sc.overflow == OverflowPolicy::abort;
-    const auto addr = [&](uint8_t how) {
-        // Mostly variables of the units (and one unit past them), sometimes any address.
-        if (how % 4 != 0) return SeNetwork::var(in.next() % (sc.units + 1), in.next() % 8);
-        return in.next64();
-    };
-    for (unsigned n = 0; !in.empty() && n < 4096; ++n) {
-        const uint8_t kind = in.next();
-        const auto ready = net.ready();
-        if (kind % 3 == 0 && !ready.empty()) { // deliver something already in flight
-            const auto& ch = ready[in.next() % ready.size()];
-            net.deliver(ch.first, ch.second);
-            continue;
-        }
-        const unsigned raw_op = in.next() % 64; // the wire's 6 bits: also unknown opcodes
-        Message m{addr(kind), static_cast<Opcode>(raw_op), in.next(), in.next(), addr(kind >> 2)};
-        const unsigned to = in.next() % sc.units;
-        const std::string why = net.ses[to].validate(m);
-        SeResult r;
-        net.ses[to].handle(m, r); // an exception escaping here is a finding (the fuzzer sees the crash)
-        if (raw_op >= kOpcodeCount && r.ok()) finding_in(sc, "unknown opcode " + std::to_string(raw_op) + " accepted");
-        if (!why.empty() && r.ok()) finding_in(sc, "handle() accepted what validate() rejects: " + why);
-        for (const auto& o : r.out) net.inject(se_ep(to), net.endpoint_of(se_ep(to), o), o.msg);
-    }
-    // Whatever is in flight drains: SEs must not bounce messages forever.
-    for (unsigned steps = 0; !net.ready().empty(); ++steps) {
-        if (steps > 200000) finding_in(sc, "messages still circulating after 200000 deliveries");
-        const auto r = net.ready();
-        net.deliver(r.front().first, r.front().second);
-    }
+    const std::string why = fuzz::check_raw_messages(sc, in);
+    if (!why.empty()) finding_in(sc, why);
 }
 
 } // namespace

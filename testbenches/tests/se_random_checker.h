@@ -88,6 +88,9 @@ public:
     explicit Checker(const Scenario& sc, std::vector<uint8_t> steer = {})
         : m_sc(sc), m_net(topology_of(sc), std::vector<SeParams>(sc.units, sc.se)), m_rng(sc.seed, std::move(steer)) {
         m_net.serve_software = sc.overflow == OverflowPolicy::abort;
+        // The delivery log only feeds the traces of a failure: growing it on
+        // every run was a large part of the fuzzer's allocations.
+        m_net.keep_log = std::getenv("SE_RANDOM_TRACE") || std::getenv("SE_RANDOM_DUMP");
         std::uniform_int_distribution<unsigned> unit(0, sc.units - 1);
         for (unsigned i = 0; i < 3; ++i) locks.push_back(SeNetwork::var(unit(m_rng), i));
         for (unsigned i = 0; i < 2; ++i) sems.push_back(SeNetwork::var(unit(m_rng), 10 + i));
@@ -380,11 +383,13 @@ public:
     }
 
     void run() {
+        std::vector<size_t> ready_cores; // reused: no allocation per step
+        ready_cores.reserve(cores.size());
         for (uint64_t steps = 0;; ++steps) {
-            std::vector<size_t> ready_cores;
+            ready_cores.clear();
             for (size_t i = 0; i < cores.size(); ++i)
                 if (!cores[i].done() && !cores[i].waiting) ready_cores.push_back(i);
-            const auto channels = m_net.ready();
+            const auto& channels = m_net.ready_channels(); // changes on delivery: copy the pick
             if (ready_cores.empty() && channels.empty()) break;
             if (steps > 2000000) {
                 fail("no progress after 2M steps (livelock)");
@@ -396,12 +401,12 @@ public:
             if (choice < ready_cores.size()) {
                 act(cores[ready_cores[choice]]);
             } else {
-                const auto& ch = channels[choice - ready_cores.size()];
+                const auto ch = channels[choice - ready_cores.size()];
                 m_net.deliver(ch.first, ch.second);
                 if (is_core_ep(ch.second)) {
                     const unsigned u = static_cast<unsigned>((ch.second - 1000) / 100),
                                    c = static_cast<unsigned>((ch.second - 1000) % 100);
-                    for (const auto& m : m_net.take(u, c)) on_reply(cores[u * m_sc.cores + c], m);
+                    for (Message m; m_net.take_one(ch.second, m);) on_reply(cores[u * m_sc.cores + c], m);
                 }
             }
         }

@@ -6,6 +6,7 @@
 // (a reference of the server the MiSAR-style schemes fall back to) can serve
 // what reaches it, or tests read and answer it themselves.
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <functional>
 #include <map>
@@ -19,19 +20,34 @@
 
 namespace syncron::test {
 
-/// syncronVar storage standing in for the Master SE's vault.
+/// syncronVar storage standing in for the Master SE's vault. Stored by
+/// 64-byte line, not by byte: the SEs read and write whole syncronVars on
+/// every overflow access, and a node per byte made that the fuzzer's
+/// hottest allocation.
 class MapMemory : public SyncVarMemory {
 public:
     void read(uint64_t addr, uint8_t* data, unsigned len) override {
         ++reads;
-        for (unsigned i = 0; i < len; ++i) {
-            auto it = bytes.find(addr + i);
-            data[i] = it == bytes.end() ? 0 : it->second;
+        for (unsigned i = 0; i < len;) {
+            const uint64_t a = addr + i, off = a % kLine;
+            const unsigned n = static_cast<unsigned>(std::min<uint64_t>(kLine - off, len - i));
+            const auto it = m_lines.find(a - off);
+            if (it == m_lines.end())
+                std::fill(data + i, data + i + n, uint8_t(0));
+            else
+                std::copy(it->second.begin() + off, it->second.begin() + off + n, data + i);
+            i += n;
         }
     }
     void write(uint64_t addr, const uint8_t* data, unsigned len) override {
         ++writes;
-        for (unsigned i = 0; i < len; ++i) bytes[addr + i] = data[i];
+        for (unsigned i = 0; i < len;) {
+            const uint64_t a = addr + i, off = a % kLine;
+            const unsigned n = static_cast<unsigned>(std::min<uint64_t>(kLine - off, len - i));
+            auto& line = m_lines.try_emplace(a - off).first->second; // a new line reads as zeros
+            std::copy(data + i, data + i + n, line.begin() + off);
+            i += n;
+        }
     }
     std::vector<uint8_t> image(uint64_t addr, unsigned len) {
         std::vector<uint8_t> v(len);
@@ -39,8 +55,11 @@ public:
         --reads;
         return v;
     }
-    std::unordered_map<uint64_t, uint8_t> bytes;
     unsigned reads = 0, writes = 0;
+
+private:
+    static constexpr uint64_t kLine = 64;
+    std::unordered_map<uint64_t, std::array<uint8_t, kLine>> m_lines;
 };
 
 /// Endpoint IDs: SE s is s; core c of unit u is 1000 + u*100 + c; the
@@ -199,14 +218,14 @@ public:
         if (m_topo.organization == SeOrganization::flat) {
             Message m{addr, op, static_cast<uint16_t>(m_topo.flat_index(unit, core)), static_cast<uint16_t>(unit),
                       info};
-            m_channels[{core_ep(unit, core), se_ep(m_topo.home_unit(addr))}].push_back(m);
+            push(core_ep(unit, core), se_ep(m_topo.home_unit(addr)), m);
             return;
         }
         Message m{addr, op, static_cast<uint16_t>(core), static_cast<uint16_t>(unit), info};
-        m_channels[{core_ep(unit, core), se_ep(unit)}].push_back(m);
+        push(core_ep(unit, core), se_ep(unit), m);
     }
     /// Any message on channel from->to (a core to a server, a server's report...).
-    void inject(int from, int to, const Message& m) { m_channels[{from, to}].push_back(m); }
+    void inject(int from, int to, const Message& m) { push(from, to, m); }
     /// A diverted core sends its request to the fallback server of the variable.
     void send_to_server(unsigned unit, unsigned core, Opcode op, uint64_t addr, uint64_t info = 0) {
         Message m{addr, op, static_cast<uint16_t>(m_topo.flat_index(unit, core)), static_cast<uint16_t>(unit), info};
@@ -217,9 +236,9 @@ public:
     bool deliver(int from, int to) {
         auto it = m_channels.find({from, to});
         if (it == m_channels.end() || it->second.empty()) return false;
-        Message m = it->second.front();
-        it->second.pop_front();
-        log.push_back({from, to, m});
+        const Message m = it->second.pop();
+        if (it->second.empty()) m_ready.erase(std::lower_bound(m_ready.begin(), m_ready.end(), it->first));
+        if (keep_log) log.push_back({from, to, m});
         if (is_core_ep(to)) {
             core_inbox[to].push_back(m);
             return true;
@@ -227,16 +246,16 @@ public:
         if (is_server_ep(to)) {
             server_inbox[to].push_back(m);
             if (serve_software) {
-                std::vector<SoftwareServer::Out> out;
-                servers[static_cast<unsigned>(to - server_ep(0))].handle(m, out, errors);
-                for (const auto& o : out) m_channels[{to, o.to}].push_back(o.msg);
+                m_server_out.clear();
+                servers[static_cast<unsigned>(to - server_ep(0))].handle(m, m_server_out, errors);
+                for (const auto& o : m_server_out) push(to, o.to, o.msg);
             }
             return true;
         }
-        SeResult r;
-        ses[to].handle(m, r);
-        if (!r.ok()) errors.push_back(r.error);
-        for (const auto& o : r.out) m_channels[{to, endpoint_of(to, o)}].push_back(o.msg);
+        m_result.clear(); // reused: one allocation per network, not per message
+        ses[to].handle(m, m_result);
+        if (!m_result.ok()) errors.push_back(m_result.error);
+        for (const auto& o : m_result.out) push(to, endpoint_of(to, o), o.msg);
         return true;
     }
 
@@ -251,24 +270,25 @@ public:
         }
     }
 
-    /// Channels with something to deliver.
-    std::vector<std::pair<int, int>> ready() const {
-        std::vector<std::pair<int, int>> v;
-        for (const auto& [k, q] : m_channels)
-            if (!q.empty()) v.push_back(k);
-        return v;
-    }
+    /// Channels with something to deliver, lowest first (a copy).
+    std::vector<std::pair<int, int>> ready() const { return m_ready; }
+    /// The same without a copy: valid until the next send or delivery, so
+    /// copy the chosen channel before delivering it.
+    const std::vector<std::pair<int, int>>& ready_channels() const { return m_ready; }
 
     /// Delivers in a fixed order (lowest channel first) until quiet.
     void run() {
-        for (auto r = ready(); !r.empty(); r = ready()) deliver(r.front().first, r.front().second);
+        while (!m_ready.empty()) {
+            const auto c = m_ready.front();
+            deliver(c.first, c.second);
+        }
     }
     /// Delivers in random channel order (each channel FIFO) until quiet.
     void run_random(std::mt19937_64& rng) {
-        for (auto r = ready(); !r.empty(); r = ready()) deliver_random(rng, r);
+        while (!m_ready.empty()) deliver_random(rng, m_ready);
     }
     void deliver_random(std::mt19937_64& rng, const std::vector<std::pair<int, int>>& r) {
-        const auto& c = r[std::uniform_int_distribution<size_t>(0, r.size() - 1)(rng)];
+        const auto c = r[std::uniform_int_distribution<size_t>(0, r.size() - 1)(rng)];
         deliver(c.first, c.second);
     }
 
@@ -277,6 +297,14 @@ public:
         unsigned n = 0;
         for (const auto& d : log) n += d.msg.op == op;
         return n;
+    }
+    /// Pops the oldest reply core endpoint `ep` has received; false if none.
+    bool take_one(int ep, Message& m) {
+        auto& q = core_inbox[ep];
+        if (q.empty()) return false;
+        m = q.front();
+        q.pop_front();
+        return true;
     }
     /// Pops the replies a core has received.
     std::vector<Message> take(unsigned unit, unsigned core) {
@@ -305,7 +333,8 @@ public:
 
     std::vector<MapMemory> memories;
     std::vector<SeCore> ses;
-    std::vector<Delivered> log;
+    std::vector<Delivered> log; ///< every delivery, if keep_log (count() reads it)
+    bool keep_log = true;
     std::vector<std::string> errors;
     std::map<int, std::deque<Message>> core_inbox;
     std::map<int, std::deque<Message>> server_inbox;
@@ -314,9 +343,45 @@ public:
     const SeTopology& topo() const { return m_topo; }
 
 private:
+    /// A FIFO that keeps its storage while it drains and refills: the
+    /// channels of a run see millions of messages, std::deque allocated a
+    /// block every few of them.
+    class Fifo {
+    public:
+        bool empty() const { return m_head == m_q.size(); }
+        void push(const Message& m) { m_q.push_back(m); }
+        Message pop() {
+            const Message m = m_q[m_head++];
+            if (m_head == m_q.size()) {
+                m_q.clear();
+                m_head = 0;
+            } else if (m_head >= 64 && 2 * m_head >= m_q.size()) { // never empty: drop the consumed front
+                m_q.erase(m_q.begin(), m_q.begin() + static_cast<std::ptrdiff_t>(m_head));
+                m_head = 0;
+            }
+            return m;
+        }
+
+    private:
+        std::vector<Message> m_q;
+        size_t m_head = 0;
+    };
+
+    void push(int from, int to, const Message& m) {
+        const std::pair<int, int> k{from, to};
+        Fifo& q = m_channels[k];
+        // The non-empty channels, kept sorted as they change: scanning every
+        // channel before each step was the checker's hottest loop.
+        if (q.empty()) m_ready.insert(std::lower_bound(m_ready.begin(), m_ready.end(), k), k);
+        q.push(m);
+    }
+
     unsigned m_units, m_cores;
     SeTopology m_topo;
-    std::map<std::pair<int, int>, std::deque<Message>> m_channels;
+    std::map<std::pair<int, int>, Fifo> m_channels;
+    std::vector<std::pair<int, int>> m_ready; ///< channels with something to deliver, ascending
+    SeResult m_result;
+    std::vector<SoftwareServer::Out> m_server_out;
 };
 
 /// SE parameters with a given ST size and number of indexing counters.
