@@ -25,11 +25,12 @@ constexpr uint64_t kReserved = 0x10000;
 
 /// Address decoding of one unit's crossbar. Output ports, in binding order:
 /// vaults, the SE, the mailboxes of the unit's cores (clients, then the
-/// server core if the scheme has one here), then one link per other unit.
+/// server core if the scheme has one here), one link per other unit, then the
+/// coherence directory when the platform has one.
 class NdpPlatform::UnitRouter : public Router {
 public:
-    UnitRouter(const AddressMap& map, unsigned unit, unsigned vaults, unsigned mailboxes)
-        : m_map(map), m_unit(unit), m_vaults(vaults), m_clients(mailboxes) {}
+    UnitRouter(const AddressMap& map, unsigned unit, unsigned vaults, unsigned mailboxes, bool directory)
+        : m_map(map), m_unit(unit), m_vaults(vaults), m_clients(mailboxes), m_directory(directory) {}
 
     int se_port() const { return static_cast<int>(m_vaults); }
     int mailbox_port(unsigned core) const { return static_cast<int>(m_vaults + 1 + core); }
@@ -37,13 +38,17 @@ public:
         return static_cast<int>(m_vaults + 1 + m_clients + (dst < m_unit ? dst : dst - 1));
     }
 
+    int directory_port() const { return m_directory ? link_port(m_map.units()) : -1; }
+
     int route(uint64_t addr) const override {
         const auto d = m_map.decode(addr);
         if (d.kind == AddressMap::Kind::unmapped) return -1;
+        if (d.kind == AddressMap::Kind::directory && !m_directory) return -1;
         if (d.unit != m_unit) return link_port(d.unit);
         switch (d.kind) {
         case AddressMap::Kind::memory: return static_cast<int>(d.index);
         case AddressMap::Kind::se: return se_port();
+        case AddressMap::Kind::directory: return directory_port();
         case AddressMap::Kind::mailbox: return d.index < m_clients ? mailbox_port(d.index) : -1;
         default: return -1;
         }
@@ -52,6 +57,7 @@ public:
 private:
     const AddressMap& m_map;
     unsigned m_unit, m_vaults, m_clients;
+    bool m_directory;
 };
 
 NdpPlatform::NdpPlatform(sc_core::sc_module_name name, const SimParams& params)
@@ -59,6 +65,7 @@ NdpPlatform::NdpPlatform(sc_core::sc_module_name name, const SimParams& params)
       m_clients(client_cores_per_unit(params.platform)) {
     validate(m_params);
     m_scheme = make_scheme(m_params.platform.scheme);
+    m_coherence = m_scheme->coherent_syncvars() || m_params.coherence.shared_data;
     build();
     SC_THREAD(monitor);
     SC_THREAD(watch_interrupt);
@@ -141,7 +148,7 @@ void NdpPlatform::build() {
         unit->store = std::make_unique<BackingStore>();
         unit->next_free = m_map.unit_base(u) + kReserved;
         const unsigned servers = m_scheme->servers_in(u);
-        unit->router = std::make_unique<UnitRouter>(m_map, u, V, m_clients[u] + servers);
+        unit->router = std::make_unique<UnitRouter>(m_map, u, V, m_clients[u] + servers, m_coherence);
         unit->xbar = std::make_unique<Crossbar>((prefix + "_xbar").c_str(), m_params.xbar, unit->router.get());
         for (unsigned v = 0; v < V; ++v) {
             unit->vaults.push_back(std::make_unique<VaultController>((prefix + "_vault" + std::to_string(v)).c_str(), u,
@@ -158,6 +165,9 @@ void NdpPlatform::build() {
             auto core = std::make_unique<NdpCore>((prefix + "_core" + std::to_string(c)).c_str(), u, c, gid,
                                                   m_params.core, m_map, [this](uint64_t a) { return is_cacheable(a); });
             core->set_timing(p.timing);
+            if (m_coherence)
+                core->set_coherence([this](uint64_t a) { return coherent_class(a); },
+                                    [this](uint64_t line) { check_coherence(line); });
             const std::string cname = prefix + "_core" + std::to_string(c);
             connect(core->bus, unit->xbar->in, cname + "_bus");
             connect(unit->xbar->out, core->mailbox, cname + "_mailbox");
@@ -195,7 +205,41 @@ void NdpPlatform::build() {
         return nullptr;
     };
     for (auto& l : m_links) l->set_reverse(link_of(l->dst_unit(), l->src_unit()));
+    if (m_coherence) {
+        // The directories' ports come after the links (UnitRouter::directory_port).
+        for (unsigned u = 0; u < p.units; ++u) {
+            const std::string prefix = "unit" + std::to_string(u);
+            Unit& unit = *m_units[u];
+            unit.directory = std::make_unique<DirectoryModule>((prefix + "_directory").c_str(), u, m_params.coherence,
+                                                               m_params.core, m_map);
+            unit.directory->set_timing(p.timing);
+            connect(unit.xbar->out, unit.directory->in, prefix + "_directory_in");
+            connect(unit.directory->out, unit.xbar->in, prefix + "_directory_out");
+        }
+        build_coherence_checker();
+    }
     m_scheme->build(*this); // server programs, and a client behind every client core
+}
+
+void NdpPlatform::build_coherence_checker() {
+    m_caches.assign(size_t(m_params.platform.units) * m_params.platform.cores_per_unit, nullptr);
+    for (auto& c : m_cores) m_caches.at(size_t(c->unit()) * m_params.platform.cores_per_unit + c->local_id()) = c.get();
+    if (!m_params.check.coherence) return;
+    m_coherence_checker = std::make_unique<CoherenceChecker>(
+        static_cast<unsigned>(m_caches.size()),
+        [this](unsigned cache, uint64_t line) {
+            const NdpCore* c = m_caches[cache];
+            return c ? c->l1().state(line) : MesiState::I;
+        },
+        [this](uint64_t line) -> const Directory* {
+            return m_map.is_memory(line) ? &m_units[m_map.home_unit(line)]->directory->directory() : nullptr;
+        });
+}
+
+void NdpPlatform::check_coherence(uint64_t line) {
+    if (!m_coherence_checker) return;
+    const std::string error = m_coherence_checker->check(line);
+    if (!error.empty()) SC_REPORT_ERROR("/syncron/coherence", error.c_str());
 }
 
 uint64_t NdpPlatform::messages_sent(Opcode op) const {
@@ -259,15 +303,27 @@ uint64_t NdpPlatform::free_bytes(unsigned unit) const {
     return m_map.unit_base(unit) + m_map.unit_bytes() - u.next_free;
 }
 
-bool NdpPlatform::is_cacheable(uint64_t addr) const {
+const NdpPlatform::Region* NdpPlatform::region_of(uint64_t addr) const {
     const unsigned unit = m_map.home_unit(addr);
-    if (unit >= m_units.size()) return false;
+    if (unit >= m_units.size()) return nullptr;
     const auto& regions = m_units[unit]->regions;
     auto it =
         std::upper_bound(regions.begin(), regions.end(), addr, [](uint64_t a, const Region& x) { return a < x.begin; });
-    if (it == regions.begin()) return false;
+    if (it == regions.begin()) return nullptr;
     --it;
-    return addr < it->end && it->sharing != Sharing::shared;
+    return addr < it->end ? &*it : nullptr;
+}
+
+bool NdpPlatform::is_cacheable(uint64_t addr) const {
+    const Region* r = region_of(addr);
+    return r && r->sharing != Sharing::shared;
+}
+
+NdpCore::Coherent NdpPlatform::coherent_class(uint64_t addr) const {
+    const Region* r = region_of(addr);
+    if (!r || r->sharing != Sharing::shared) return NdpCore::Coherent::no;
+    if (r->syncvar) return m_scheme->coherent_syncvars() ? NdpCore::Coherent::sync : NdpCore::Coherent::no;
+    return m_params.coherence.shared_data ? NdpCore::Coherent::data : NdpCore::Coherent::no;
 }
 
 SyncVar NdpPlatform::create_syncvar(unsigned home_unit) {
@@ -275,6 +331,7 @@ SyncVar NdpPlatform::create_syncvar(unsigned home_unit) {
     // its address is the opaque handle. It is never cached.
     const unsigned bytes = m_units.at(home_unit)->se->core().layout().bytes();
     const SyncVar v = allocate(home_unit, bytes, Sharing::shared);
+    m_units[home_unit]->regions.back().syncvar = true;
     m_syncvars.push_back(v);
     return v;
 }
@@ -345,6 +402,46 @@ void NdpPlatform::report_sync_latency(nlohmann::json& j) const {
                           {"jain_index", jain_index(acquisitions)}};
 }
 
+// The MESI directories and the L1s' side of the protocol (docs/stats.md,
+// "coherence"): per-directory groups, their sums (maxima as maxima), and
+// what the client cores sent and answered.
+void NdpPlatform::report_coherence(const StatContext& ctx, nlohmann::json& j) const {
+    using nlohmann::json;
+    json dirs = json::array();
+    json total = json::object();
+    uint64_t lines_max = 0, busy_max = 0;
+    for (const auto& u : m_units) {
+        json d = stats_of(*u->directory, ctx);
+        lines_max = std::max(lines_max, d.at("lines_tracked_max").get<uint64_t>());
+        busy_max = std::max(busy_max, d.at("lines_busy_max").get<uint64_t>());
+        accumulate_stats(total, d);
+        dirs.push_back(std::move(d));
+    }
+    total["lines_tracked_max"] = lines_max; // of one directory
+    total["lines_busy_max"] = busy_max;
+    std::array<uint64_t, kCoherenceMsgCount> sent{}, probes{};
+    uint64_t deferred = 0, atomics = 0;
+    for (const auto& c : m_cores) {
+        for (unsigned m = 0; m < kCoherenceMsgCount; ++m) {
+            sent[m] += c->stats().coherence_sent[m];
+            probes[m] += c->stats().coherence_probes[m];
+        }
+        deferred += c->stats().coherence_deferred;
+        atomics += c->stats().coherent_atomics;
+    }
+    const auto name = [](size_t m) { return to_string(static_cast<CoherenceMsg>(m)); };
+    total["core_requests"] = nonzero_counts(sent, name);
+    total["core_probes_answered"] = nonzero_counts(probes, name);
+    total["core_probes_deferred"] = deferred;
+    total["core_atomics_in_l1"] = atomics;
+    if (m_coherence_checker) {
+        total["checker"] = {{"checks", m_coherence_checker->checks()},
+                            {"violations", m_coherence_checker->violations()}};
+    }
+    total["directories"] = dirs;
+    j["coherence"] = total;
+}
+
 // The walk over the providers (docs/stats.md): per-instance groups become the
 // arrays se[], links[], memory.vaults[]; counters of many instances are summed.
 void NdpPlatform::report_stats(const StatContext& ctx, nlohmann::json& j) const {
@@ -382,6 +479,7 @@ void NdpPlatform::report_stats(const StatContext& ctx, nlohmann::json& j) const 
     json vars = json::array();      // what --trace-var accepts
     for (size_t i = 0; i < m_syncvars.size() && i < 16; ++i) vars.push_back(hex(m_syncvars[i]));
     j["sync_variables"] = vars;
+    if (m_coherence) report_coherence(ctx, j);
     uint64_t link_bytes = 0;
     json links = json::array();
     for (const auto& l : m_links) {

@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
+#include "models/coherence/core/coherence_checker.h"
+#include "models/coherence/directory_module.h"
 #include "models/common/address_map.h"
 #include "models/common/energy_model.h"
 #include "models/common/params.h"
@@ -47,6 +49,13 @@ public:
     /// The scheme plugged in (docs/schemes.md): its server cores, statistics.
     const SyncScheme& sync_scheme() const { return *m_scheme; }
     SeModule& se(unsigned unit) { return *m_units.at(unit)->se; }
+    /// Whether the platform has MESI directories (docs/coherence.md): under a
+    /// scheme with coherent synchronization variables, or coherence.shared_data.
+    bool coherence_enabled() const { return m_coherence; }
+    /// The unit's directory (coherence_enabled() only).
+    DirectoryModule& directory(unsigned unit) { return *m_units.at(unit)->directory; }
+    /// The coherence checker (check.coherence), or nullptr.
+    const CoherenceChecker* coherence_checker() const { return m_coherence_checker.get(); }
     Crossbar& crossbar(unsigned unit) { return *m_units.at(unit)->xbar; }
     const std::vector<std::unique_ptr<Link>>& links() const { return m_links; }
     const std::vector<std::unique_ptr<ProtocolChecker>>& checkers() const { return m_checkers; }
@@ -90,18 +99,22 @@ public:
     void write(uint64_t addr, uint64_t value, unsigned size) override;
 
 private:
+    /// The "coherence" group of the statistics (coherence_enabled() only).
+    void report_coherence(const StatContext& ctx, nlohmann::json& j) const;
     /// sync_latency and lock_fairness of the statistics (from report_stats).
     void report_sync_latency(nlohmann::json& j) const;
     class UnitRouter;
     struct Region {
         uint64_t begin, end;
         Sharing sharing;
+        bool syncvar = false; ///< a synchronization variable (create_syncvar)
     };
     struct Unit {
         std::unique_ptr<BackingStore> store;
         std::vector<std::unique_ptr<VaultController>> vaults;
         std::unique_ptr<Crossbar> xbar;
         std::unique_ptr<SeModule> se;
+        std::unique_ptr<DirectoryModule> directory; ///< when coherence is enabled
         std::unique_ptr<UnitRouter> router;
         uint64_t next_free = 0; ///< bump allocator
         /// Allocated regions of this unit; the bump allocator makes append
@@ -117,6 +130,13 @@ private:
     template <class Initiator, class Target>
     void connect(Initiator& initiator, Target& target, const std::string& what);
     bool is_cacheable(uint64_t addr) const;
+    /// The region holding addr, or nullptr.
+    const Region* region_of(uint64_t addr) const;
+    NdpCore::Coherent coherent_class(uint64_t addr) const;
+    /// The coherence checker's hook: checks `line` after an L1 changed it.
+    void check_coherence(uint64_t line);
+    /// Builds the checker once every core exists (check.coherence).
+    void build_coherence_checker();
     BackingStore& store_of(uint64_t addr);
 
     SimParams m_params;
@@ -129,6 +149,10 @@ private:
     SeTopology m_topology;
     std::unique_ptr<SyncScheme> m_scheme;
     std::vector<std::unique_ptr<ProtocolChecker>> m_checkers;
+    bool m_coherence = false;
+    /// Every L1 by cache index (unit x cores_per_unit + local ID); null where no core is.
+    std::vector<NdpCore*> m_caches;
+    std::unique_ptr<CoherenceChecker> m_coherence_checker;
     std::vector<SyncVar> m_syncvars;
     sc_core::sc_time m_finish;
     bool m_loaded = false;

@@ -18,6 +18,10 @@ AddressMap::Decoded AddressMap::decode(uint64_t addr) const {
     if (unit >= m_units) return d;
     const uint64_t off = (addr - kIoBase) % kIoUnitStride;
     d.unit = static_cast<unsigned>(unit);
+    if (off >= kDirectoryOffset && off < kDirectoryOffset + kDirectoryBytes) {
+        d.kind = Kind::directory;
+        return d;
+    }
     if (off < kMailboxOffset) {
         d.kind = Kind::se;
         return d;

@@ -3,7 +3,8 @@
 //   memory: unit u owns [u*unit_bytes, (u+1)*unit_bytes); within a unit the
 //           vault is picked by the low-order bits above the interleave granule.
 //   MMIO:   per unit a window at kIoBase + u*kIoUnitStride holding the SE's
-//           message port (offset 0) and one mailbox per core.
+//           message port (offset 0), the coherence directory's port
+//           (kDirectoryOffset) and one mailbox per core.
 #include <cstdint>
 #include <optional>
 
@@ -15,10 +16,12 @@ class AddressMap {
 public:
     static constexpr uint64_t kIoBase = 1ull << 48;
     static constexpr uint64_t kIoUnitStride = 1ull << 24;
+    static constexpr uint64_t kDirectoryOffset = 0x8000;
+    static constexpr uint64_t kDirectoryBytes = 0x1000;
     static constexpr uint64_t kMailboxOffset = 0x10000;
     static constexpr uint64_t kMailboxStride = 0x100;
 
-    enum class Kind { memory, se, mailbox, unmapped };
+    enum class Kind { memory, se, directory, mailbox, unmapped };
     struct Decoded {
         Kind kind = Kind::unmapped;
         unsigned unit = 0;
@@ -41,6 +44,8 @@ public:
     uint64_t row_of(uint64_t addr) const;
 
     uint64_t se_address(unsigned unit) const { return kIoBase + unit * kIoUnitStride; }
+    /// The MESI directory of `unit` (docs/coherence.md).
+    uint64_t directory_address(unsigned unit) const { return se_address(unit) + kDirectoryOffset; }
     uint64_t mailbox_address(unsigned unit, unsigned core) const {
         return se_address(unit) + kMailboxOffset + core * kMailboxStride;
     }

@@ -142,6 +142,20 @@ struct MisarParams {
 /// Run-time checking.
 struct CheckParams {
     bool protocol = false; ///< insert TLM-2.0 base-protocol checkers on AT bindings
+    /// Check the coherence invariants after every L1 state change
+    /// (docs/coherence.md, "Checker"); a violation fails the run.
+    bool coherence = false;
+};
+
+/// The MESI directory protocol (docs/coherence.md). Under mesi_lock the
+/// synchronization variables' lines are coherent and cacheable.
+struct CoherenceParams {
+    /// Also cache shared read-write data, kept coherent (off: it stays
+    /// uncacheable, as in the paper).
+    bool shared_data = false;
+    /// Directory lookup per request, in core cycles (gem5 Ruby's MESI
+    /// directory controller default, directory_latency = 6 cycles).
+    unsigned directory_cycles = 6;
 };
 
 struct PlatformParams {
@@ -199,6 +213,7 @@ struct SimParams {
     AtomicsParams atomics;
     MisarParams misar;
     EnergyParams energy;
+    CoherenceParams coherence;
 };
 
 } // namespace syncron

@@ -110,9 +110,10 @@ bool NdpCore::check_access(uint64_t addr, unsigned size, const char* what) {
     return true;
 }
 
-void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, AtomicExtension* atomic) {
+void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, AtomicExtension* atomic,
+                    CoherenceExtension* coherence) {
     if (m_timing == Timing::at) {
-        at_timed(cmd, addr, data, len, atomic);
+        at_timed(cmd, addr, data, len, atomic, coherence);
         return;
     }
     tlm::tlm_generic_payload& t = m_lt_trans; // reused: no allocation per access
@@ -120,9 +121,11 @@ void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned
     sc_core::sc_time delay = m_qk.get_local_time();
     const sc_core::sc_time begin = sc_core::sc_time_stamp() + delay;
     if (atomic) t.set_extension(atomic);
+    if (coherence) t.set_extension(coherence);
     if (m_server_mailbox) t.set_extension(&m_sync_tag);
     bus->b_transport(t, delay);
     if (atomic) t.clear_extension(atomic); // caller-owned
+    if (coherence) t.clear_extension(coherence);
     if (m_server_mailbox) t.clear_extension(&m_sync_tag);
     m_qk.set(delay);
     if (m_trace) trace_memory(cmd, addr, len, begin, sc_core::sc_time_stamp() + delay, false);
@@ -130,7 +133,9 @@ void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned
         SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + command_name(cmd) + " of " + std::to_string(len) +
                                    " B at " + hex(addr) + " failed: " + t.get_response_string())
                                       .c_str());
-    keep_time();
+    // A coherence request's access must be performed before the core can
+    // yield (coherent_done); its caller keeps time afterwards.
+    if (!coherence) keep_time();
 }
 
 void NdpCore::debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
@@ -147,14 +152,9 @@ void NdpCore::cache_access(uint64_t addr, bool write) {
     const L1Cache::AccessResult r = m_l1.access(addr, write);
     if (!r.hit) {
         // One outstanding operation: the write-back and the fill are serialised.
-        const unsigned lb = m_l1.line_bytes();
-        uint8_t* buf = m_line_buf.data();
-        if (r.writeback) {
-            debug(tlm::TLM_READ_COMMAND, r.victim_addr, buf, lb);
-            timed(tlm::TLM_WRITE_COMMAND, r.victim_addr, buf, lb);
-        }
+        evict(r.victim);
         // The fill's data is dropped: memory keeps the only copy.
-        timed(tlm::TLM_READ_COMMAND, m_l1.line_address(addr), buf, lb);
+        timed(tlm::TLM_READ_COMMAND, m_l1.line_address(addr), m_line_buf.data(), m_l1.line_bytes());
     }
     m_qk.inc(sc_core::sc_time::from_value(m_cycle.value() * m_params.l1_hit_cycles));
     m_stats.l1_hits = m_l1.stats().hits;
@@ -163,13 +163,172 @@ void NdpCore::cache_access(uint64_t addr, bool write) {
     keep_time();
 }
 
+void NdpCore::evict(const L1Cache::Victim& v) {
+    if (!v.valid) return;
+    const unsigned lb = m_l1.line_bytes();
+    uint8_t* buf = m_line_buf.data();
+    if (!v.coherent) {
+        if (v.dirty) {
+            debug(tlm::TLM_READ_COMMAND, v.addr, buf, lb);
+            timed(tlm::TLM_WRITE_COMMAND, v.addr, buf, lb);
+        }
+        return;
+    }
+    coherence_changed(v.addr);
+    if (v.state != MesiState::E && v.state != MesiState::M) return; // shared copies leave silently
+    // Until the directory has the put, a forward for the line is answered
+    // from the eviction buffer (the put then arrives stale).
+    m_evicting = Evicting{v.addr, v.state};
+    CoherenceExtension ext;
+    coherence_request(v.state == MesiState::M ? CoherenceMsg::put_m : CoherenceMsg::put_e, v.addr, ext);
+    m_evicting.reset();
+}
+
+// ---------------------------------------------------------------- coherence
+
+void NdpCore::set_coherence(std::function<Coherent(uint64_t)> coherent, std::function<void(uint64_t line)> changed) {
+    if (sc_core::sc_start_of_simulation_invoked()) {
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": set_coherence must be called before sc_start").c_str());
+        return;
+    }
+    m_coherent = std::move(coherent);
+    m_coherence_changed = std::move(changed);
+}
+
+void NdpCore::coherence_request(CoherenceMsg msg, uint64_t line, CoherenceExtension& ext) {
+    ext = CoherenceExtension{};
+    ext.msg = msg;
+    ext.line = line;
+    ext.unit = static_cast<uint16_t>(m_unit);
+    ext.core = static_cast<uint16_t>(m_local_id);
+    ext.sync = m_coherent && m_coherent(line) == Coherent::sync;
+    const bool get = msg == CoherenceMsg::get_s || msg == CoherenceMsg::get_m;
+    const unsigned lb = m_l1.line_bytes();
+    uint8_t* buf = m_line_buf.data();
+    unsigned len = lb;
+    if (msg == CoherenceMsg::put_m)
+        debug(tlm::TLM_READ_COMMAND, line, buf, lb); // the line's data, as memory holds it
+    if (msg == CoherenceMsg::put_e) {
+        len = kCoherenceHeaderBytes;
+        std::memset(buf, 0, len);
+    }
+    ++m_stats.coherence_sent[static_cast<unsigned>(msg)];
+    timed(get ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, m_map.directory_address(m_map.home_unit(line)), buf,
+          len, nullptr, &ext);
+}
+
+void NdpCore::coherent_access(uint64_t addr, bool write) {
+    const uint64_t line = m_l1.line_address(addr);
+    const MesiState st = m_l1.state(line);
+    const bool enough = write ? st == MesiState::E || st == MesiState::M : st != MesiState::I;
+    if (enough) {
+        if (write && st == MesiState::E) {
+            m_l1.set_state(line, MesiState::M); // silent upgrade: no other cache holds it
+            coherence_changed(line);
+        }
+        m_l1.touch(line);
+    } else {
+        if (st == MesiState::I) evict(m_l1.make_room(line));
+        m_coh_pending = CoherencePending{line, write ? CoherenceMsg::get_m : CoherenceMsg::get_s, false};
+        CoherenceExtension ext;
+        coherence_request(m_coh_pending->msg, line, ext);
+        // An invalidation that overtook a get_s grant leaves the line out:
+        // the access uses it once (the grant's data is still the coherent
+        // value at the grant).
+        if (ext.granted != MesiState::I && !m_coh_pending->invalidated) {
+            m_l1.install(line, ext.granted);
+            coherence_changed(line);
+        }
+    }
+    m_qk.inc(sc_core::sc_time::from_value(m_cycle.value() * m_params.l1_hit_cycles));
+    m_stats.l1_hits = m_l1.stats().hits;
+    m_stats.l1_misses = m_l1.stats().misses;
+    m_stats.l1_writebacks = m_l1.stats().writebacks;
+}
+
+void NdpCore::coherent_done(uint64_t addr) {
+    if (m_perform_hook) m_perform_hook(addr);
+    m_coh_pending.reset();
+    // AT: forwards that waited for this access are answered now.
+    std::vector<tlm::tlm_generic_payload*> deferred;
+    deferred.swap(m_deferred_probes);
+    for (tlm::tlm_generic_payload* t : deferred) {
+        take_probe(*t, *t->get_extension<CoherenceExtension>(), false);
+        m_mailbox_port.respond(0, *t);
+    }
+}
+
+bool NdpCore::take_probe(tlm::tlm_generic_payload& trans, CoherenceExtension& ext, bool may_defer) {
+    const uint64_t line = ext.line;
+    const bool fwd = ext.msg == CoherenceMsg::fwd_get_s || ext.msg == CoherenceMsg::fwd_get_m;
+    if (!fwd && ext.msg != CoherenceMsg::inv) {
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + to_string(ext.msg) +
+                                   " reached a core's mailbox (only probes may)")
+                                      .c_str());
+        trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+        return true;
+    }
+    const tlm::tlm_command cmd = fwd ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND;
+    const unsigned len = fwd ? m_l1.line_bytes() : kCoherenceHeaderBytes;
+    if (trans.get_command() != cmd || trans.get_data_length() != len || m_map.home_unit(line) >= m_map.units()) {
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": malformed " + to_string(ext.msg) + " for " + hex(line))
+                                      .c_str());
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return true;
+    }
+    // A forward means the directory made this core the owner: if the grant
+    // has not been used yet, the forward waits for that access.
+    if (fwd && may_defer && m_coh_pending && m_coh_pending->line == line) {
+        ++m_stats.coherence_deferred;
+        return false;
+    }
+    ++m_stats.coherence_probes[static_cast<unsigned>(ext.msg)];
+    ext.present = ext.dirty = false;
+    if (m_evicting && m_evicting->line == line) {
+        if (fwd) {
+            ext.present = true;
+            ext.dirty = m_evicting->state == MesiState::M;
+        }
+    } else {
+        const MesiState st = m_l1.state(line);
+        switch (ext.msg) {
+        case CoherenceMsg::inv:
+            // To a pending get_s, an inv means its grant was already sent.
+            if (m_coh_pending && m_coh_pending->line == line && m_coh_pending->msg == CoherenceMsg::get_s)
+                m_coh_pending->invalidated = true;
+            ext.present = st != MesiState::I;
+            m_l1.set_state(line, MesiState::I);
+            break;
+        case CoherenceMsg::fwd_get_s:
+            ext.present = st == MesiState::E || st == MesiState::M;
+            ext.dirty = st == MesiState::M;
+            if (ext.present) m_l1.set_state(line, MesiState::S);
+            break;
+        default: // fwd_get_m
+            ext.present = st == MesiState::E || st == MesiState::M;
+            ext.dirty = st == MesiState::M;
+            m_l1.set_state(line, MesiState::I);
+            break;
+        }
+        coherence_changed(line);
+    }
+    if (fwd) debug(tlm::TLM_READ_COMMAND, line, trans.get_data_ptr(), len); // the line, as memory holds it
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return true;
+}
+
 uint64_t NdpCore::load(uint64_t addr, unsigned size) {
     if (!check_access(addr, size, "load")) return 0;
     set_state(CoreState::memory, "load", addr);
     ++m_stats.instructions;
     ++m_stats.loads;
     uint8_t buf[8] = {};
-    if (m_is_cacheable && m_is_cacheable(addr)) {
+    if (is_coherent(addr)) {
+        coherent_access(addr, false);
+        debug(tlm::TLM_READ_COMMAND, addr, buf, size);
+        coherent_done(addr);
+        keep_time();
+    } else if (m_is_cacheable && m_is_cacheable(addr)) {
         cache_access(addr, false);
         debug(tlm::TLM_READ_COMMAND, addr, buf, size);
     } else {
@@ -188,7 +347,12 @@ void NdpCore::store(uint64_t addr, uint64_t value, unsigned size) {
     ++m_stats.stores;
     uint8_t buf[8];
     for (unsigned i = 0; i < size; ++i) buf[i] = static_cast<uint8_t>(value >> (8 * i));
-    if (m_is_cacheable && m_is_cacheable(addr)) {
+    if (is_coherent(addr)) {
+        coherent_access(addr, true);
+        debug(tlm::TLM_WRITE_COMMAND, addr, buf, size);
+        coherent_done(addr);
+        keep_time();
+    } else if (m_is_cacheable && m_is_cacheable(addr)) {
         cache_access(addr, true);
         debug(tlm::TLM_WRITE_COMMAND, addr, buf, size); // memory holds the only copy
     } else {
@@ -380,12 +544,32 @@ uint64_t NdpCore::atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t 
     set_state(CoreState::memory, to_string(op), addr);
     ++m_stats.instructions;
     ++m_stats.atomics[static_cast<unsigned>(op)];
-    uint8_t buf[8] = {};
-    for (unsigned i = 0; i < size; ++i) buf[i] = static_cast<uint8_t>(operand >> (8 * i));
-    AtomicExtension ext(op, compare);
-    timed(tlm::TLM_WRITE_COMMAND, addr, buf, size, &ext);
-    const uint64_t old = ext.old_value;
     const uint64_t mask = size == 8 ? ~0ull : (1ull << (8 * size)) - 1;
+    uint8_t buf[8] = {};
+    uint64_t old = 0;
+    if (is_coherent(addr)) {
+        // In the L1 with the line in M: read, modify and write with no
+        // probe in between (coherent_done answers the ones that waited).
+        ++m_stats.coherent_atomics;
+        coherent_access(addr, true);
+        debug(tlm::TLM_READ_COMMAND, addr, buf, size);
+        for (unsigned i = 0; i < size; ++i) old |= uint64_t(buf[i]) << (8 * i);
+        uint64_t now = old;
+        switch (op) {
+        case AtomicOp::cas: now = (old & mask) == (compare & mask) ? operand : old; break;
+        case AtomicOp::swap: now = operand; break;
+        case AtomicOp::faa: now = old + operand; break;
+        }
+        for (unsigned i = 0; i < size; ++i) buf[i] = static_cast<uint8_t>((now & mask) >> (8 * i));
+        debug(tlm::TLM_WRITE_COMMAND, addr, buf, size);
+        coherent_done(addr);
+        keep_time();
+    } else {
+        for (unsigned i = 0; i < size; ++i) buf[i] = static_cast<uint8_t>(operand >> (8 * i));
+        AtomicExtension ext(op, compare);
+        timed(tlm::TLM_WRITE_COMMAND, addr, buf, size, &ext);
+        old = ext.old_value;
+    }
     if (op == AtomicOp::cas && (old & mask) != (compare & mask)) ++m_stats.cas_failures;
     set_state(CoreState::computing, "compute", 0);
     return old;
@@ -447,6 +631,13 @@ void NdpCore::set_state(CoreState state, const char* operation, uint64_t addr) {
 }
 
 void NdpCore::mailbox_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    if (CoherenceExtension* coh = trans.get_extension<CoherenceExtension>()) {
+        // A probe: the L1 answers in its hit time (LT never defers: a
+        // transaction completes inside the requester's call).
+        take_probe(trans, *coh, false);
+        delay += sc_core::sc_time::from_value(m_cycle.value() * m_params.l1_hit_cycles);
+        return;
+    }
     trans.set_response_status(take_reply(trans, delay));
 }
 
@@ -511,10 +702,12 @@ void NdpCore::at_begin_request(tlm::tlm_generic_payload& t) {
     while (m_bus_port.request_open(0)) sc_core::wait(m_bus_event);
 }
 
-void NdpCore::at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, AtomicExtension* atomic) {
+void NdpCore::at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, AtomicExtension* atomic,
+                       CoherenceExtension* coherence) {
     catch_up();
     tlm::tlm_generic_payload& t = m_pool.acquire();
     if (atomic) t.set_extension(atomic);                // detached before the payload returns to the pool
+    if (coherence) t.set_extension(coherence);          // likewise
     if (m_server_mailbox) t.set_extension(&m_sync_tag); // likewise
     // The payload's own buffer carries the data; a line longer than it (an L1
     // with lines > PayloadPool::kMaxBytes) uses the core's buffer, which stays
@@ -549,6 +742,7 @@ void NdpCore::at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsig
     else if ((cmd == tlm::TLM_READ_COMMAND || atomic) && buf != data)
         std::memcpy(data, buf, len); // an atomic returns the old value in its data
     if (atomic) t.clear_extension(atomic);
+    if (coherence) t.clear_extension(coherence);
     if (m_server_mailbox) t.clear_extension(&m_sync_tag);
     t.release();
 }
@@ -605,6 +799,14 @@ void NdpCore::at_response(tlm::tlm_generic_payload& t) {
 
 void NdpCore::at_mailbox_request(tlm::tlm_generic_payload& t) {
     // Accepted at once (END_REQ on the return path); taken at its effective time.
+    if (CoherenceExtension* coh = t.get_extension<CoherenceExtension>()) {
+        if (!take_probe(t, *coh, true)) {
+            m_deferred_probes.push_back(&t); // answered by coherent_done()
+            return;
+        }
+        m_mailbox_port.respond(0, t);
+        return;
+    }
     t.set_response_status(take_reply(t, sc_core::SC_ZERO_TIME));
     m_mailbox_port.respond(0, t);
 }

@@ -35,7 +35,9 @@
 #include "models/protocol/endpoint.h"
 #include "models/protocol/message.h"
 #include "models/protocol/opcode.h"
+#include "models/protocol/coherence.h"
 #include "models/protocol/tlm/atomic_extension.h"
+#include "models/protocol/tlm/coherence_extension.h"
 #include "models/protocol/tlm/traffic_class.h"
 #include "models/protocol/wire_format.h"
 #include "models/tlm/at_initiator_port.h"
@@ -72,7 +74,14 @@ public:
         std::array<uint64_t, kOpcodeCount> messages_sent{};     ///< indexed by Opcode
         std::array<uint64_t, kOpcodeCount> messages_received{}; ///< mailbox, indexed by Opcode
         uint64_t sync_ops = 0;                                  ///< Table 2 calls completed (cond_wait counts once)
-        std::array<uint64_t, 3> atomics{};                      ///< remote atomics issued, indexed by AtomicOp
+        std::array<uint64_t, 3> atomics{};                      ///< atomics issued, indexed by AtomicOp
+        /// Coherence (docs/coherence.md): requests sent and probes answered,
+        /// indexed by CoherenceMsg; probes held until the access they raced
+        /// with was performed; atomics performed in the L1.
+        std::array<uint64_t, kCoherenceMsgCount> coherence_sent{};
+        std::array<uint64_t, kCoherenceMsgCount> coherence_probes{};
+        uint64_t coherence_deferred = 0;
+        uint64_t coherent_atomics = 0;
         uint64_t cas_failures = 0;                              ///< compare-and-swaps that found another value
         sc_core::sc_time ack_wait_time = sc_core::SC_ZERO_TIME; ///< issue-to-ACK time of every req_sync
         sc_core::sc_time finish_time = sc_core::SC_ZERO_TIME;
@@ -122,6 +131,19 @@ public:
     /// platform injects one into every core; a Table 2 call on a core
     /// without one is reported as an error.
     void set_sync_client(SyncClient* client);
+    /// Which lines are coherent: not at all, as data, or as a
+    /// synchronization variable's line (its traffic counts as synchronization).
+    enum class Coherent : uint8_t { no, data, sync };
+    /// Coherent lines (docs/coherence.md; before sc_start): loads, stores and
+    /// atomics on addresses `coherent` classifies as coherent go through the
+    /// L1 with MESI, asking the line's home directory for permission;
+    /// `changed` (optional) is called with the line address after every
+    /// change of this L1's state for a line (the platform's checker).
+    void set_coherence(std::function<Coherent(uint64_t)> coherent, std::function<void(uint64_t line)> changed);
+    /// Called at the moment a load, store or atomic on a coherent line is
+    /// performed on memory (the order of these calls is the coherence order;
+    /// tests replay it). Before sc_start.
+    void set_perform_hook(std::function<void(uint64_t addr)> hook) { m_perform_hook = std::move(hook); }
     /// Server cores: every message reaching the mailbox is queued for
     /// receive() instead of answering an expected reply (before sc_start).
     void set_server_mailbox(bool on) { m_server_mailbox = on; }
@@ -172,11 +194,34 @@ private:
     bool check_access(uint64_t addr, unsigned size, const char* what);
     /// One timed transaction through the keeper; reports error responses.
     /// `atomic` (caller-owned) makes it a remote read-modify-write.
-    void timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, AtomicExtension* atomic = nullptr);
+    /// `coherence` (caller-owned) makes it a coherence request: the caller
+    /// keeps time once the access it serves is performed.
+    void timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, AtomicExtension* atomic = nullptr,
+               CoherenceExtension* coherence = nullptr);
     /// Untimed access; reports short transfers.
     void debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
     /// L1 lookup plus the fill / write-back traffic of a miss.
     void cache_access(uint64_t addr, bool write);
+    /// Makes a line leave the L1: a write-back of a dirty non-coherent line,
+    /// put_m / put_e to the directory for a coherent one.
+    void evict(const L1Cache::Victim& v);
+
+    // ---- Coherence (docs/coherence.md, "The L1 side")
+    bool is_coherent(uint64_t addr) const { return m_coherent && m_coherent(addr) != Coherent::no; }
+    /// Gets read (or write) permission for addr's line; returns once the
+    /// access may be performed. Call coherent_done() right after performing
+    /// it, before anything can wait.
+    void coherent_access(uint64_t addr, bool write);
+    /// The access of addr has been performed.
+    void coherent_done(uint64_t addr);
+    /// One coherence request to the line's home directory (blocking).
+    void coherence_request(CoherenceMsg msg, uint64_t line, CoherenceExtension& ext);
+    /// Answers a probe from a directory (fills the extension and, for a
+    /// forward, the data). False when it must wait for the pending access.
+    bool take_probe(tlm::tlm_generic_payload& trans, CoherenceExtension& ext, bool may_defer);
+    void coherence_changed(uint64_t line) {
+        if (m_coherence_changed) m_coherence_changed(line);
+    }
 
     /// False (after reporting) when the destination answered with an error
     /// (AT: when that is already known once the request phase has ended).
@@ -203,7 +248,8 @@ private:
     /// request phase has ended (END_REQ or BEGIN_RESP has taken effect).
     void at_begin_request(tlm::tlm_generic_payload& t);
     /// A load/store transaction: returns when its BEGIN_RESP has taken effect.
-    void at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, AtomicExtension* atomic);
+    void at_timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, AtomicExtension* atomic,
+                  CoherenceExtension* coherence);
     bool at_send(uint64_t dest, const Message& m, const uint8_t* wire, bool sync);
     /// The request phase of `t` has ended (END_REQ or BEGIN_RESP took effect).
     void at_end_request(tlm::tlm_generic_payload& t);
@@ -226,6 +272,24 @@ private:
     CoreParams m_params;
     AddressMap m_map;
     std::function<bool(uint64_t)> m_is_cacheable;
+    std::function<Coherent(uint64_t)> m_coherent;
+    std::function<void(uint64_t)> m_coherence_changed;
+    std::function<void(uint64_t)> m_perform_hook;
+    /// The coherence request in progress (from sending it until the access
+    /// it serves is performed): probes for its line may have to wait.
+    struct CoherencePending {
+        uint64_t line;
+        CoherenceMsg msg;
+        bool invalidated; ///< get_s: an inv overtook the grant; use the line once
+    };
+    std::optional<CoherencePending> m_coh_pending;
+    /// The line being evicted with put_m / put_e, until the directory has it.
+    struct Evicting {
+        uint64_t line;
+        MesiState state;
+    };
+    std::optional<Evicting> m_evicting;
+    std::vector<tlm::tlm_generic_payload*> m_deferred_probes; ///< AT: held until coherent_done()
     std::function<void(CoreApi&)> m_program;
 
     sc_core::sc_time m_cycle;

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "models/common/hex.h"
+#include "models/protocol/tlm/coherence_extension.h"
 
 namespace syncron {
 
@@ -140,8 +141,12 @@ void Vault::perform_atomic(tlm::tlm_generic_payload& trans, AtomicExtension& ext
 void Vault::copy_data(tlm::tlm_generic_payload& trans) {
     if (trans.is_read())
         m_store.read(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
-    else if (trans.is_write())
+    else if (trans.is_write() && !trans.get_extension<CoherenceExtension>())
         m_store.write(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
+    // A coherence write-back is timed only: memory already holds the line's
+    // current value (the L1s keep no data, docs/coherence.md), and its copy
+    // of the data was taken when the write-back left, so by now a newer
+    // write may have overtaken it.
 }
 
 void Vault::perform(tlm::tlm_generic_payload& trans, AtomicExtension* atomic, bool is_write, unsigned len) {

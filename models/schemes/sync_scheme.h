@@ -27,6 +27,10 @@ public:
     virtual Scheme kind() const = 0;
     /// Whether cores send their requests to the SEs (otherwise the SEs idle).
     virtual bool uses_ses() const = 0;
+    /// Whether the synchronization variables' lines are cacheable and kept
+    /// coherent by the MESI directories (docs/coherence.md): the scheme
+    /// works on coherent atomics (mesi_lock).
+    virtual bool coherent_syncvars() const { return false; }
     /// Sets the SEs' organization, overflow policy and software fallback on
     /// the platform's topology, before the SEs are built. Default: SynCron's
     /// (hierarchical, integrated overflow).

@@ -5,8 +5,12 @@
 namespace syncron {
 
 PayloadPool::~PayloadPool() {
-    // The extensions are members of the slots: detach before the payloads die.
-    for (auto& s : m_all) s->payload.clear_extension(&s->ext);
+    // Detach every extension before the payloads die: the slots' own are
+    // members, and a payload abandoned in flight (a run ended by an error)
+    // may still carry one its initiator owns (on the stack or as a member),
+    // which the payload's destructor would otherwise delete.
+    for (auto& s : m_all)
+        for (unsigned i = 0; i < tlm::max_num_extensions(); ++i) s->payload.set_extension(i, nullptr);
 }
 
 PayloadPool::Slot& PayloadPool::slot_of(tlm::tlm_generic_payload* t) {

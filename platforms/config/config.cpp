@@ -282,6 +282,7 @@ const std::vector<Field>& fields() {
         SYNCRON_NUMBER(workload, series_length, 8, kPow24),
         SYNCRON_NUMBER(workload, window, 4, kPow20),
         SYNCRON_FIELD(check, protocol),
+        SYNCRON_FIELD(check, coherence),
         SYNCRON_NUMBER(server, instructions_per_request, 1, 1e6),
         SYNCRON_NUMBER(server, table_entries, 1, kPow24),
         SYNCRON_FIELD(server, central_cached),
@@ -299,6 +300,8 @@ const std::vector<Field>& fields() {
         SYNCRON_NUMBER(energy, memory_activate_pj, 0, 1e6),
         SYNCRON_NUMBER(energy, memory_static_mw, 0, 1e6),
         SYNCRON_NUMBER(energy, se_mw, 0.001, 1e6),
+        SYNCRON_FIELD(coherence, shared_data),
+        SYNCRON_NUMBER(coherence, directory_cycles, 0, 1e6),
     };
     static const bool ranges_complete = [] {
         for (const auto& f : table)
@@ -315,7 +318,8 @@ const std::vector<Field>& fields() {
 
 const std::vector<std::string>& sections() {
     static const std::vector<std::string> names = {"platform", "se",    "core",   "memory",  "xbar",  "link",
-                                                   "workload", "check", "server", "atomics", "misar", "energy"};
+                                                   "workload", "check", "server", "atomics", "misar", "energy",
+                                                   "coherence"};
     return names;
 }
 

@@ -4,13 +4,15 @@
 // is synchronization traffic when it carries a SynCron message, a remote
 // atomic, or the SyncTrafficExtension marker, which the initiators whose every
 // memory access serves synchronization set: the SE (syncronVar) and the
-// server cores of the software schemes (their tables). The crossbars and
+// server cores of the software schemes (their tables), or a coherence message
+// for a synchronization variable's line. The crossbars and
 // links count bytes by this class.
 #include <cstdint>
 
 #include <tlm>
 
 #include "models/protocol/tlm/atomic_extension.h"
+#include "models/protocol/tlm/coherence_extension.h"
 #include "models/protocol/tlm/syncron_extension.h"
 
 namespace syncron {
@@ -28,7 +30,11 @@ inline TrafficClass traffic_class(const tlm::tlm_generic_payload& trans) {
     const bool sync = trans.get_extension<SyncronExtension>() != nullptr ||
                       trans.get_extension<AtomicExtension>() != nullptr ||
                       trans.get_extension<SyncTrafficExtension>() != nullptr;
-    return sync ? TrafficClass::sync : TrafficClass::data;
+    if (sync) return TrafficClass::sync;
+    // Coherence messages are synchronization traffic for the lines of
+    // synchronization variables (mesi_lock), data traffic otherwise.
+    const CoherenceExtension* coh = trans.get_extension<CoherenceExtension>();
+    return coh && coh->sync ? TrafficClass::sync : TrafficClass::data;
 }
 
 } // namespace syncron
