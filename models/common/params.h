@@ -131,6 +131,23 @@ struct AtomicsParams {
     unsigned backoff_max = 1024;
 };
 
+/// Spin-waiting on coherent atomics (scheme mesi_lock): the test-and-test-
+/// and-set lock with back-off of libslock (Tudor David et al., ttas.c and
+/// ttas.h at github.com/tudordavid/libslock), whose constants are the
+/// defaults. A back-off is in core cycles, as libslock's cdelay() counts them.
+struct MesiLockParams {
+    /// First back-off limit of a core on a lock: libslock starts every
+    /// thread's limit at 1 (init_ttas_local, init_ttas_array_local in ttas.c).
+    unsigned backoff_min = 1;
+    /// Cap of the limit, which doubles per failed test-and-set and is never
+    /// reset: MAX_DELAY 1000 (ttas.h). The delay is a random number below it.
+    unsigned backoff_max = 1000;
+    /// Instructions of one spin iteration besides its load: libslock's spin
+    /// `while ((*l)==1) {}` (ttas_lock in ttas.c) is a load and a compare-
+    /// and-branch, with no pause instruction.
+    unsigned spin_instructions = 1;
+};
+
 /// The MiSAR-style overflow schemes (syncron_central_ovrfl, syncron_distrib_ovrfl).
 struct MisarParams {
     /// Instructions a core waits before re-sending a request the Master SE
@@ -164,7 +181,7 @@ struct PlatformParams {
     unsigned client_cores = 60;   ///< cores running the workload, spread evenly over units
     Timing timing = Timing::lt;
     /// syncron | flat | central | hier | ideal | remote_atomics |
-    /// syncron_central_ovrfl | syncron_distrib_ovrfl (docs/schemes.md)
+    /// syncron_central_ovrfl | syncron_distrib_ovrfl | mesi_lock (docs/schemes.md)
     Scheme scheme = Scheme::syncron;
 };
 
@@ -211,6 +228,7 @@ struct SimParams {
     CheckParams check;
     ServerParams server;
     AtomicsParams atomics;
+    MesiLockParams mesi_lock;
     MisarParams misar;
     EnergyParams energy;
     CoherenceParams coherence;

@@ -20,6 +20,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(Scheme, {
                                          {Scheme::remote_atomics, to_string(Scheme::remote_atomics)},
                                          {Scheme::syncron_central_ovrfl, to_string(Scheme::syncron_central_ovrfl)},
                                          {Scheme::syncron_distrib_ovrfl, to_string(Scheme::syncron_distrib_ovrfl)},
+                                         {Scheme::mesi_lock, to_string(Scheme::mesi_lock)},
                                      })
 
 } // namespace syncron

@@ -10,7 +10,8 @@ const std::vector<std::string>& scheme_names() {
                                                    "ideal",
                                                    "remote_atomics",
                                                    "syncron_central_ovrfl",
-                                                   "syncron_distrib_ovrfl"};
+                                                   "syncron_distrib_ovrfl",
+                                                   "mesi_lock"};
     return names;
 }
 

@@ -19,6 +19,7 @@ enum class Scheme : uint8_t {
     remote_atomics,        ///< spin-waiting on vault read-modify-write units
     syncron_central_ovrfl, ///< SynCron, MiSAR-style overflow to one server core
     syncron_distrib_ovrfl, ///< SynCron, MiSAR-style overflow to per-unit server cores
+    mesi_lock,             ///< spin-waiting on coherent atomics in the L1s (MESI directory)
 };
 
 /// Every scheme's name, in the order above (what --scheme accepts).

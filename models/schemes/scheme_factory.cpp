@@ -8,6 +8,7 @@
 #include "models/schemes/flat_scheme.h"
 #include "models/schemes/hier_scheme.h"
 #include "models/schemes/ideal_scheme.h"
+#include "models/schemes/mesi_lock_scheme.h"
 #include "models/schemes/misar_scheme.h"
 #include "models/schemes/syncron_scheme.h"
 
@@ -23,6 +24,7 @@ std::unique_ptr<SyncScheme> make_scheme(Scheme scheme) {
     case Scheme::remote_atomics: return std::make_unique<AtomicsScheme>();
     case Scheme::syncron_central_ovrfl:
     case Scheme::syncron_distrib_ovrfl: return std::make_unique<MisarScheme>(scheme);
+    case Scheme::mesi_lock: return std::make_unique<MesiLockScheme>();
     }
     throw std::invalid_argument("make_scheme: unknown scheme " + std::to_string(static_cast<unsigned>(scheme)));
 }

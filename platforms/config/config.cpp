@@ -289,6 +289,9 @@ const std::vector<Field>& fields() {
         SYNCRON_FIELD(server, per_unit_cached),
         SYNCRON_NUMBER(atomics, backoff_min, 1, 1e6),
         SYNCRON_NUMBER(atomics, backoff_max, 1, 1e9),
+        SYNCRON_NUMBER(mesi_lock, backoff_min, 1, 1e6),
+        SYNCRON_NUMBER(mesi_lock, backoff_max, 1, 1e9),
+        SYNCRON_NUMBER(mesi_lock, spin_instructions, 1, 1e6),
         SYNCRON_NUMBER(misar, retry_backoff, 0, 1e6),
         SYNCRON_NUMBER(energy, core_pj_per_instruction, 0.001, 1e6),
         SYNCRON_NUMBER(energy, core_static_mw, 0, 1e6),
@@ -317,9 +320,9 @@ const std::vector<Field>& fields() {
 #undef SYNCRON_NUMBER
 
 const std::vector<std::string>& sections() {
-    static const std::vector<std::string> names = {"platform", "se",    "core",   "memory",  "xbar",  "link",
-                                                   "workload", "check", "server", "atomics", "misar", "energy",
-                                                   "coherence"};
+    static const std::vector<std::string> names = {"platform", "se",        "core",  "memory", "xbar",
+                                                   "link",     "workload",  "check", "server", "atomics",
+                                                   "mesi_lock", "misar",    "energy", "coherence"};
     return names;
 }
 
@@ -554,6 +557,9 @@ void validate(const SimParams& p) {
     require(p.atomics.backoff_max >= p.atomics.backoff_min, "atomics.backoff_max",
             "(" + str(p.atomics.backoff_max) + ") must be at least atomics.backoff_min (" + str(p.atomics.backoff_min) +
                 ")");
+    require(p.mesi_lock.backoff_max >= p.mesi_lock.backoff_min, "mesi_lock.backoff_max",
+            "(" + str(p.mesi_lock.backoff_max) + ") must be at least mesi_lock.backoff_min (" +
+                str(p.mesi_lock.backoff_min) + ")");
     const auto& names = known_workloads();
     require(std::find(names.begin(), names.end(), wl.name) != names.end(), "workload.name",
             "must be one of: " + join(names) + "; got " + json_excerpt(json(wl.name)));

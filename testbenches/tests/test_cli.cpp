@@ -159,7 +159,7 @@ TEST_CASE("cli: --help lists every option with its default and an example", "[cl
 
 TEST_CASE("cli: --scheme takes every scheme, --compare and --scheme all list them", "[cli][compare]") {
     for (const auto& s : implemented_schemes()) CHECK(to_string(parse({"--scheme", s}).params.platform.scheme) == s);
-    CHECK(implemented_schemes().size() == 8);
+    CHECK(implemented_schemes().size() == 9);
     CHECK(parse({}).compare.empty());
     CHECK(parse({"--compare"}).compare == implemented_schemes());
     CHECK(parse({"--scheme", "all"}).compare == implemented_schemes());

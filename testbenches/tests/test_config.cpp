@@ -68,7 +68,7 @@ TEST_CASE("config: defaults round-trip through JSON", "[config]") {
     CHECK(to_json(from_json(j)) == j);
     // Every section and field is written.
     for (const char* s : {"platform", "se", "core", "memory", "xbar", "link", "workload", "check", "server", "atomics",
-                          "misar", "energy"})
+                          "mesi_lock", "misar", "energy"})
         CHECK(j.contains(s));
     CHECK(j["platform"].size() == 5);
     CHECK(j["se"].size() == 8);
@@ -77,6 +77,7 @@ TEST_CASE("config: defaults round-trip through JSON", "[config]") {
     CHECK(j["energy"].size() == 10);
     CHECK(j["server"].size() == 4);
     CHECK(j["atomics"].size() == 2);
+    CHECK(j["mesi_lock"].size() == 3);
     CHECK(j["misar"].size() == 1);
     CHECK(j["xbar"].size() == 5);
     CHECK(j["link"].size() == 3);

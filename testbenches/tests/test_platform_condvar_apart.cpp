@@ -80,6 +80,7 @@ APART_CASES("ideal")
 APART_CASES("remote_atomics")
 APART_CASES("syncron_central_ovrfl")
 APART_CASES("syncron_distrib_ovrfl")
+APART_CASES("mesi_lock")
 
 TEST_CASE("condvar apart: syncron confirms registrations only when the lock is homed elsewhere",
           "[platform][condvar_apart]") {

@@ -91,6 +91,32 @@ void run_scheme(const std::string& scheme, const std::string& workload, Timing t
         CHECK(se_processed(s) == 0);
         const auto& a = s["atomics"];
         CHECK(a["cas"].get<uint64_t>() + a["faa"].get<uint64_t>() + a["swap"].get<uint64_t>() > 0);
+    } else if (scheme == "mesi_lock") {
+        CHECK(s["sync_messages"] == 0);
+        CHECK(se_processed(s) == 0);
+        CHECK_FALSE(servers);
+        // What each primitive issues (docs/schemes.md, "mesi_lock"), counted
+        // exactly where the workload fixes it.
+        const auto& m = s["mesi_lock"];
+        const uint64_t ops = 60ull * kOps, pairs = 30ull * kOps;
+        const uint64_t cas = m["cas"], faa = m["faa"], failed = m["failed_attempts"];
+        CHECK(m["loads"].get<uint64_t>() > 0);
+        CHECK(m["swap"] == 0);
+        if (workload == "lock") {
+            CHECK(cas - failed == ops); // one successful test-and-set per acquisition
+            CHECK(m["stores"] == ops);  // one store per release
+            CHECK(faa == 0);
+            CHECK(m["spin_loads"].get<uint64_t>() > 0); // 60 cores on one lock
+        } else if (workload == "barrier") {
+            CHECK(faa == ops);
+            CHECK(m["stores"] == 2ull * kOps); // the last arrival resets the count and flips the sense
+            CHECK(cas == 0);
+        } else if (workload == "semaphore") {
+            CHECK(faa == pairs);          // posts
+            CHECK(cas - failed == pairs); // grants
+        } else if (workload == "condvar") {
+            CHECK(faa == pairs); // signals
+        }
     }
 }
 
@@ -126,6 +152,7 @@ SCHEME_CASES("ideal")
 SCHEME_CASES("remote_atomics")
 SCHEME_CASES("syncron_central_ovrfl")
 SCHEME_CASES("syncron_distrib_ovrfl")
+SCHEME_CASES("mesi_lock")
 
 // ---------------------------------------------------------------- MiSAR-style overflow
 
@@ -280,7 +307,7 @@ TEST_CASE("schemes: the server's instructions per request and its table's cachin
 
 TEST_CASE("schemes: every scheme is deterministic", "[platform][schemes][determinism]") {
     for (const char* scheme : {"syncron", "flat", "central", "hier", "ideal", "remote_atomics", "syncron_central_ovrfl",
-                               "syncron_distrib_ovrfl"}) {
+                               "syncron_distrib_ovrfl", "mesi_lock"}) {
         SimParams p = syncron::test::bench("condvar", 1, 16, Timing::lt, 10);
         p.platform.scheme = *scheme_from_string(scheme);
         auto a = stats_of(p), b = stats_of(p);
@@ -324,6 +351,9 @@ TEST_CASE("schemes: remote_atomics reports a release of a lock not held", "[plat
 TEST_CASE("schemes: syncron_distrib_ovrfl reports a release of a lock not held", "[platform][schemes][errors]") {
     expect_bad_release_reported("syncron_distrib_ovrfl");
 }
+TEST_CASE("schemes: mesi_lock reports a release of a lock not held", "[platform][schemes][errors]") {
+    expect_bad_release_reported("mesi_lock");
+}
 
 TEST_CASE("schemes: a scheme that needs a server core refuses a platform with none free",
           "[platform][schemes][errors]") {
@@ -336,7 +366,7 @@ TEST_CASE("schemes: a scheme that needs a server core refuses a platform with no
     }
     SimParams p; // the others run on every core
     p.platform.client_cores = 64;
-    for (const char* scheme : {"syncron", "flat", "ideal", "remote_atomics"}) {
+    for (const char* scheme : {"syncron", "flat", "ideal", "remote_atomics", "mesi_lock"}) {
         p.platform.scheme = *scheme_from_string(scheme);
         CHECK_NOTHROW(validate(p));
     }
@@ -391,6 +421,9 @@ TEST_CASE("schemes: a second acquire by the holder is an error under ideal", "[p
 }
 TEST_CASE("schemes: a second acquire by the holder is an error under hier", "[platform][schemes][errors]") {
     expect_double_acquire_reported("hier");
+}
+TEST_CASE("schemes: a second acquire by the holder is an error under mesi_lock", "[platform][schemes][errors]") {
+    expect_double_acquire_reported("mesi_lock");
 }
 
 // ------------------------------------------------------------ the plug-ins
