@@ -218,6 +218,10 @@ void NdpCore::coherence_request(CoherenceMsg msg, uint64_t line, CoherenceExtens
 }
 
 void NdpCore::coherent_access(uint64_t addr, bool write) {
+    // AT: a coherent line's state may change at any moment, so the core
+    // reaches its own time before looking at it, even for a hit (a spin on
+    // a shared copy advances with the other cores; it never runs ahead).
+    if (m_timing == Timing::at) catch_up();
     const uint64_t line = m_l1.line_address(addr);
     const MesiState st = m_l1.state(line);
     const bool enough = write ? st == MesiState::E || st == MesiState::M : st != MesiState::I;
