@@ -37,7 +37,7 @@ SKIP = [
      "the linters: CI runs scripts/lint.sh as its own step (clang-tidy needs build-lint/, minutes)"),
     (r"^gtkwave\b",
      "GUI program; test_traces 'gtkw' cases check every save file against the VCD of its run"),
-    (r"^scripts/(figure(10|11|23)|applications|memory_energy)\.py\b",
+    (r"^scripts/(figure(2|10|11|23)|applications|memory_energy)\.py\b",
      "parameter sweeps of tens to hundreds of full-size runs (10 s to minutes); each point is a syncron-sim run "
      "like the ones tested here"),
     (r"syncron-bench \[--",

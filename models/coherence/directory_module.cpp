@@ -147,7 +147,7 @@ void DirectoryModule::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_t
     CoherenceExtension* ext = validate(trans);
     if (!ext) return;
     delay += m_lookup;
-    const Directory::Request r{ext->msg, ext->line, cache_of(*ext), 0};
+    const Directory::Request r{ext->msg, ext->line, cache_of(*ext), nullptr};
     const std::optional<Directory::Plan> plan = m_dir.begin(r);
     if (!plan) {
         // LT transactions never overlap (nothing in them waits).
@@ -178,7 +178,8 @@ void DirectoryModule::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_t
         done = std::max(done, d);
     }
     delay = done;
-    if (m_dir.needs_memory(ext->line)) memory_lt(tlm::TLM_READ_COMMAND, ext->line, ext->sync, delay);
+    if (m_dir.needs_memory(ext->line) && !m_params.directory_data)
+        memory_lt(tlm::TLM_READ_COMMAND, ext->line, ext->sync, delay);
     const Directory::Outcome o = m_dir.finish(ext->line);
     if (o.write_back) {
         sc_core::sc_time d = delay; // off the critical path
@@ -217,7 +218,7 @@ void DirectoryModule::lookup_done() {
 
 void DirectoryModule::at_start(tlm::tlm_generic_payload& t) {
     CoherenceExtension& ext = *t.get_extension<CoherenceExtension>();
-    const Directory::Request r{ext.msg, ext.line, cache_of(ext), reinterpret_cast<uint64_t>(&t)};
+    const Directory::Request r{ext.msg, ext.line, cache_of(ext), &t};
     const std::optional<Directory::Plan> plan = m_dir.begin(r);
     if (!plan) return; // queued behind the line's transaction
     if (plan->probes.empty()) {
@@ -245,6 +246,7 @@ tlm::tlm_generic_payload& DirectoryModule::at_memory(Outgoing::Kind kind, uint64
     o.ext.sync = sync;
     o.ext.line = line;
     o.ext.msg = kind == Outgoing::Kind::write ? CoherenceMsg::put_m : CoherenceMsg::get_s;
+    o.request = nullptr;
     const bool write = kind == Outgoing::Kind::write;
     if (write) read_line(line, t.get_data_ptr());
     fill_payload(t, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, line, t.get_data_ptr(), m_line_bytes);
@@ -252,27 +254,31 @@ tlm::tlm_generic_payload& DirectoryModule::at_memory(Outgoing::Kind kind, uint64
     return t;
 }
 
-void DirectoryModule::at_after_probes(uint64_t line) {
-    if (m_dir.needs_memory(line)) {
-        const bool sync = reinterpret_cast<tlm::tlm_generic_payload*>(m_dir.current(line).handle)
-                              ->get_extension<CoherenceExtension>()
-                              ->sync;
-        at_send(at_memory(Outgoing::Kind::read, line, sync));
-        return;
-    }
-    at_complete(line);
-}
+void DirectoryModule::at_after_probes(uint64_t line) { at_complete(line); }
 
 void DirectoryModule::at_complete(uint64_t line) {
-    auto& t = *reinterpret_cast<tlm::tlm_generic_payload*>(m_dir.current(line).handle);
-    CoherenceExtension& ext = *t.get_extension<CoherenceExtension>();
+    auto& t = *static_cast<tlm::tlm_generic_payload*>(m_dir.current(line).handle);
+    const bool sync = t.get_extension<CoherenceExtension>()->sync;
+    const bool memory = m_dir.needs_memory(line) && !m_params.directory_data;
     const Directory::Outcome o = m_dir.finish(line);
-    answer(t, ext, o);
-    const bool sync = ext.sync;
-    m_in_port.respond(0, t);
+    if (memory) {
+        // The grant waits for the line from memory; the line itself is free.
+        tlm::tlm_generic_payload& read = at_memory(Outgoing::Kind::read, line, sync);
+        Outgoing& out = *m_outgoing.at(&read);
+        out.request = &t;
+        out.outcome = o;
+        at_send(read);
+    } else {
+        at_respond(t, o);
+    }
     if (o.write_back) at_send(at_memory(Outgoing::Kind::write, line, sync)); // off the critical path
     if (const std::optional<Directory::Request> next = m_dir.next_waiting(line))
-        at_start(*reinterpret_cast<tlm::tlm_generic_payload*>(next->handle));
+        at_start(*static_cast<tlm::tlm_generic_payload*>(next->handle));
+}
+
+void DirectoryModule::at_respond(tlm::tlm_generic_payload& t, const Directory::Outcome& o) {
+    answer(t, *t.get_extension<CoherenceExtension>(), o);
+    m_in_port.respond(0, t);
 }
 
 void DirectoryModule::at_send(tlm::tlm_generic_payload& t) {
@@ -310,7 +316,7 @@ void DirectoryModule::at_response(tlm::tlm_generic_payload& t) {
               kCoherenceHeaderBytes + (o->ext.msg != CoherenceMsg::inv && o->ext.present ? m_line_bytes : 0));
         if (m_dir.pending(o->line) == 0) at_after_probes(o->line);
         break;
-    case Outgoing::Kind::read: at_complete(o->line); break;
+    case Outgoing::Kind::read: at_respond(*o->request, o->outcome); break;
     case Outgoing::Kind::write: break;
     }
     m_free_outgoing.push_back(std::move(o));

@@ -12,7 +12,10 @@
 // supplied the line. Nothing waits, so a transaction is atomic in host order.
 // Approximately-timed: AtTargetPort on `in` (accepted at once; the blocking
 // directory queues requests per line), AtInitiatorPort on `out`; a
-// transaction moves on as its probes' and memory reads' responses come in.
+// transaction moves on as its probes' responses come in. A line is busy only
+// until its probes have answered: a memory read for the grant is then in
+// flight while the next request for the line is served (the L1 handles a
+// probe that overtakes its grant, docs/coherence.md).
 // Write-backs leave the critical path in both styles.
 #include <cstdint>
 #include <deque>
@@ -75,6 +78,9 @@ private:
         uint64_t line = 0;
         unsigned cache = 0;
         CoherenceExtension ext;
+        /// A read: the request it fetches the line for, and its outcome.
+        tlm::tlm_generic_payload* request = nullptr;
+        Directory::Outcome outcome;
     };
 
     unsigned cache_of(const CoherenceExtension& e) const { return e.unit * m_map.cores_per_unit() + e.core; }
@@ -109,6 +115,8 @@ private:
     void at_start(tlm::tlm_generic_payload& t);
     void at_after_probes(uint64_t line);
     void at_complete(uint64_t line);
+    /// Answers a request whose transaction has ended (AT).
+    void at_respond(tlm::tlm_generic_payload& t, const Directory::Outcome& o);
     void at_send(tlm::tlm_generic_payload& t);
     void at_pump();
     void at_response(tlm::tlm_generic_payload& t);

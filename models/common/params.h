@@ -173,6 +173,11 @@ struct CoherenceParams {
     /// Directory lookup per request, in core cycles (gem5 Ruby's MESI
     /// directory controller default, directory_latency = 6 cycles).
     unsigned directory_cycles = 6;
+    /// The directory keeps the data of the lines it tracks (as an inclusive
+    /// shared cache would) and supplies a grant's line without a memory read
+    /// when no owner does. Off: the NDP system has no cache level between
+    /// the L1s and memory (paper Table 5), so the line comes from its vault.
+    bool directory_data = false;
 };
 
 struct PlatformParams {

@@ -206,8 +206,7 @@ void NdpCore::coherence_request(CoherenceMsg msg, uint64_t line, CoherenceExtens
     const unsigned lb = m_l1.line_bytes();
     uint8_t* buf = m_line_buf.data();
     unsigned len = lb;
-    if (msg == CoherenceMsg::put_m)
-        debug(tlm::TLM_READ_COMMAND, line, buf, lb); // the line's data, as memory holds it
+    if (msg == CoherenceMsg::put_m) debug(tlm::TLM_READ_COMMAND, line, buf, lb); // the line's data, as memory holds it
     if (msg == CoherenceMsg::put_e) {
         len = kCoherenceHeaderBytes;
         std::memset(buf, 0, len);
@@ -266,17 +265,17 @@ bool NdpCore::take_probe(tlm::tlm_generic_payload& trans, CoherenceExtension& ex
     const uint64_t line = ext.line;
     const bool fwd = ext.msg == CoherenceMsg::fwd_get_s || ext.msg == CoherenceMsg::fwd_get_m;
     if (!fwd && ext.msg != CoherenceMsg::inv) {
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + to_string(ext.msg) +
-                                   " reached a core's mailbox (only probes may)")
-                                      .c_str());
+        SC_REPORT_ERROR(
+            kMsgType,
+            (std::string(name()) + ": " + to_string(ext.msg) + " reached a core's mailbox (only probes may)").c_str());
         trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
         return true;
     }
     const tlm::tlm_command cmd = fwd ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND;
     const unsigned len = fwd ? m_l1.line_bytes() : kCoherenceHeaderBytes;
     if (trans.get_command() != cmd || trans.get_data_length() != len || m_map.home_unit(line) >= m_map.units()) {
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": malformed " + to_string(ext.msg) + " for " + hex(line))
-                                      .c_str());
+        SC_REPORT_ERROR(kMsgType,
+                        (std::string(name()) + ": malformed " + to_string(ext.msg) + " for " + hex(line)).c_str());
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return true;
     }
@@ -558,12 +557,10 @@ uint64_t NdpCore::atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t 
         coherent_access(addr, true);
         debug(tlm::TLM_READ_COMMAND, addr, buf, size);
         for (unsigned i = 0; i < size; ++i) old |= uint64_t(buf[i]) << (8 * i);
-        uint64_t now = old;
-        switch (op) {
-        case AtomicOp::cas: now = (old & mask) == (compare & mask) ? operand : old; break;
-        case AtomicOp::swap: now = operand; break;
-        case AtomicOp::faa: now = old + operand; break;
-        }
+        const uint64_t now = op == AtomicOp::swap               ? operand
+                             : op == AtomicOp::faa              ? old + operand
+                             : (old & mask) == (compare & mask) ? operand
+                                                                : old; // cas
         for (unsigned i = 0; i < size; ++i) buf[i] = static_cast<uint8_t>((now & mask) >> (8 * i));
         debug(tlm::TLM_WRITE_COMMAND, addr, buf, size);
         coherent_done(addr);

@@ -305,6 +305,7 @@ const std::vector<Field>& fields() {
         SYNCRON_NUMBER(energy, se_mw, 0.001, 1e6),
         SYNCRON_FIELD(coherence, shared_data),
         SYNCRON_NUMBER(coherence, directory_cycles, 0, 1e6),
+        SYNCRON_FIELD(coherence, directory_data),
     };
     static const bool ranges_complete = [] {
         for (const auto& f : table)

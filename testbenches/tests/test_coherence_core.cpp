@@ -15,7 +15,7 @@ namespace {
 
 constexpr uint64_t kLine = 0x10040;
 
-Directory::Request req(CoherenceMsg m, unsigned cache, uint64_t handle = 0) { return {m, kLine, cache, handle}; }
+Directory::Request req(CoherenceMsg m, unsigned cache, void* handle = nullptr) { return {m, kLine, cache, handle}; }
 
 /// Runs one transaction whose probes all answer `present`, `dirty`;
 /// returns the outcome and the probes it sent.
@@ -127,11 +127,12 @@ TEST_CASE("directory: puts from the owner free the line; a put that lost a race 
 
 TEST_CASE("directory: requests for a busy line wait in order", "[coherence]") {
     Directory d(8);
+    int first_handle = 0, second = 0, third = 0;
     serve(d, CoherenceMsg::get_m, 0);
-    const auto first = d.begin(req(CoherenceMsg::get_m, 1, 11));
+    const auto first = d.begin(req(CoherenceMsg::get_m, 1, &first_handle));
     REQUIRE(first);
-    CHECK_FALSE(d.begin(req(CoherenceMsg::get_s, 2, 22)));
-    CHECK_FALSE(d.begin(req(CoherenceMsg::get_m, 3, 33)));
+    CHECK_FALSE(d.begin(req(CoherenceMsg::get_s, 2, &second)));
+    CHECK_FALSE(d.begin(req(CoherenceMsg::get_m, 3, &third)));
     CHECK(d.busy(kLine));
     CHECK(d.stats().queued == 2);
     CHECK_FALSE(d.next_waiting(kLine)); // still busy
@@ -139,7 +140,7 @@ TEST_CASE("directory: requests for a busy line wait in order", "[coherence]") {
     d.finish(kLine);
     const auto next = d.next_waiting(kLine);
     REQUIRE(next);
-    CHECK(next->handle == 22);
+    CHECK(next->handle == &second);
     REQUIRE(d.begin(*next));
     CHECK(d.current(kLine).cache == 2);
     CHECK(d.stats().busy_max == 1);

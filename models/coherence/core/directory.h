@@ -35,7 +35,7 @@ public:
         CoherenceMsg msg = CoherenceMsg::get_s;
         uint64_t line = 0;
         unsigned cache = 0;
-        uint64_t handle = 0;
+        void* handle = nullptr; ///< opaque: the shell's own (e.g. its payload)
     };
     struct Probe {
         CoherenceMsg msg; ///< inv, fwd_get_s or fwd_get_m
