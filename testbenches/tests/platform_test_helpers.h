@@ -15,6 +15,7 @@ inline SimParams bench(const std::string& workload, unsigned st_entries, unsigne
     SimParams p;
     p.platform.timing = timing;
     p.check.protocol = timing == Timing::at; // every AT platform test runs with the checker
+    p.check.coherence = true;                // mesi_lock: the coherence invariants at every step
     p.workload.name = workload;
     p.workload.ops = ops;
     p.workload.interval = 200;

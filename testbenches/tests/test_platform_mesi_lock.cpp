@@ -336,6 +336,12 @@ void expect_clean(const SimulationResult& r, const SimParams& p) {
     CHECK(r.stats["scheme"] == "mesi_lock");
     CHECK(r.stats["sync_messages"] == 0);
     if (p.platform.timing == Timing::at) CHECK(r.stats["protocol_violations"] == 0);
+    // The synchronization variables were coherent lines, checked at every step.
+    const auto& c = r.stats["coherence"];
+    CHECK(c["checker"]["violations"] == 0);
+    CHECK(c["checker"]["checks"].get<uint64_t>() > 0);
+    CHECK(c["core_atomics_in_l1"].get<uint64_t>() > 0);
+    CHECK(c["invalidations"].get<uint64_t>() + c["forwards"].get<uint64_t>() > 0);
 }
 
 } // namespace

@@ -29,6 +29,7 @@ SimParams small(const std::string& name, const std::string& graph, Timing timing
     SimParams p;
     p.platform.timing = timing;
     p.check.protocol = timing == Timing::at;
+    p.check.coherence = true; // mesi_lock: the coherence invariants at every step
     p.workload.name = name;
     p.workload.graph = graph.empty() ? "" : kInputs + graph;
     p.workload.rmat_scale = 6;

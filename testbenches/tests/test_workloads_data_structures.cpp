@@ -21,6 +21,7 @@ SimParams small(const std::string& name, Timing timing) {
     SimParams p;
     p.platform.timing = timing;
     p.check.protocol = timing == Timing::at; // AT runs under the TLM protocol checker
+    p.check.coherence = true;                // mesi_lock: the coherence invariants at every step
     p.workload.name = name;
     p.workload.elements = 96;
     p.workload.ops = 6;
