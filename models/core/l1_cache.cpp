@@ -18,9 +18,7 @@ L1Cache::L1Cache(const CoreParams& params) : m_ways(params.l1_ways), m_line_byte
     m_lines.resize(size_t(m_sets) * m_ways);
 }
 
-L1Cache::Line* L1Cache::find(uint64_t addr) {
-    return const_cast<Line*>(static_cast<const L1Cache*>(this)->find(addr));
-}
+L1Cache::Line* L1Cache::find(uint64_t addr) { return const_cast<Line*>(static_cast<const L1Cache*>(this)->find(addr)); }
 
 const L1Cache::Line* L1Cache::find(uint64_t addr) const {
     const uint64_t line_number = addr / m_line_bytes;

@@ -19,11 +19,11 @@ class L1Cache {
 public:
     /// A line that left the cache to make room.
     struct Victim {
-        bool valid = false;        ///< a line was evicted
-        uint64_t addr = 0;         ///< its line address
-        bool coherent = false;     ///< it was a coherent line (then `state` applies)
+        bool valid = false;    ///< a line was evicted
+        uint64_t addr = 0;     ///< its line address
+        bool coherent = false; ///< it was a coherent line (then `state` applies)
         MesiState state = MesiState::I;
-        bool dirty = false;        ///< a non-coherent line that was written
+        bool dirty = false; ///< a non-coherent line that was written
     };
 
     struct AccessResult {

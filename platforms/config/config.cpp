@@ -321,8 +321,8 @@ const std::vector<Field>& fields() {
 #undef SYNCRON_NUMBER
 
 const std::vector<std::string>& sections() {
-    static const std::vector<std::string> names = {"platform", "se",        "core",  "memory", "xbar",
-                                                   "link",     "workload",  "check", "server", "atomics",
+    static const std::vector<std::string> names = {"platform",  "se",       "core",   "memory",   "xbar",
+                                                   "link",      "workload", "check",  "server",   "atomics",
                                                    "mesi_lock", "misar",    "energy", "coherence"};
     return names;
 }
