@@ -76,7 +76,7 @@ TEST_CASE("cli binary: the same seed gives identical statistics, another seed ot
     for (const auto& f : {a, b, c}) std::remove(f.c_str());
 }
 
-TEST_CASE("cli binary: --version names the version and the commit; the statistics record them with the "
+TEST_CASE("cli binary: --version names the version and the commit, and the statistics record them with the "
           "configuration and seed",
           "[cli][binary][version]") {
     const Run v = sim("--version");

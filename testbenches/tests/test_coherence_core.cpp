@@ -73,7 +73,7 @@ TEST_CASE("directory: a forward to an owner that no longer has the line falls ba
     CHECK_FALSE(d.permits(kLine, 1, MesiState::S));
 }
 
-TEST_CASE("directory: get_m invalidates every other sharer; an upgrade carries no data", "[coherence]") {
+TEST_CASE("directory: get_m invalidates every other sharer, and an upgrade carries no data", "[coherence]") {
     Directory d(8);
     serve(d, CoherenceMsg::get_s, 0); // E
     serve(d, CoherenceMsg::get_s, 1); // 0 and 1 share
@@ -109,7 +109,7 @@ TEST_CASE("directory: get_m from an owner's rival moves ownership with the data"
     CHECK_FALSE(d.permits(kLine, 4, MesiState::S));
 }
 
-TEST_CASE("directory: puts from the owner free the line; a put that lost a race is stale", "[coherence]") {
+TEST_CASE("directory: puts from the owner free the line, and a put that lost a race is stale", "[coherence]") {
     Directory d(8);
     serve(d, CoherenceMsg::get_m, 1);
     auto [o, probes] = serve(d, CoherenceMsg::put_m, 1);
