@@ -85,6 +85,12 @@ void DirectoryModule::count(CoherenceMsg msg, unsigned peer_unit, unsigned reque
         request_bytes + response_bytes;
 }
 
+void DirectoryModule::count_probe(CoherenceMsg msg, unsigned cache, bool present) {
+    // A forward's answer carries the line when the owner still had it.
+    const bool data = msg != CoherenceMsg::inv && present;
+    count(msg, unit_of_cache(cache), kCoherenceHeaderBytes, kCoherenceHeaderBytes + (data ? m_line_bytes : 0));
+}
+
 void DirectoryModule::setup_probe(tlm::tlm_generic_payload& t, CoherenceExtension& ext, const Directory::Probe& p,
                                   uint64_t line, bool sync) {
     const unsigned unit = unit_of_cache(p.cache), core = p.cache % m_map.cores_per_unit();
@@ -173,8 +179,7 @@ void DirectoryModule::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_t
                                        std::to_string(p.cache) + " failed: " + t.get_response_string())
                                           .c_str());
         m_dir.answered(ext->line, p.cache, probe.present, probe.dirty);
-        count(p.msg, unit_of_cache(p.cache), kCoherenceHeaderBytes,
-              kCoherenceHeaderBytes + (p.msg != CoherenceMsg::inv && probe.present ? m_line_bytes : 0));
+        count_probe(p.msg, p.cache, probe.present);
         done = std::max(done, d);
     }
     delay = done;
@@ -312,8 +317,7 @@ void DirectoryModule::at_response(tlm::tlm_generic_payload& t) {
     switch (o->kind) {
     case Outgoing::Kind::probe:
         m_dir.answered(o->line, o->cache, o->ext.present, o->ext.dirty);
-        count(o->ext.msg, unit_of_cache(o->cache), kCoherenceHeaderBytes,
-              kCoherenceHeaderBytes + (o->ext.msg != CoherenceMsg::inv && o->ext.present ? m_line_bytes : 0));
+        count_probe(o->ext.msg, o->cache, o->ext.present);
         if (m_dir.pending(o->line) == 0) at_after_probes(o->line);
         break;
     case Outgoing::Kind::read: at_respond(*o->request, o->outcome); break;

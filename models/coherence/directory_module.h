@@ -91,6 +91,8 @@ private:
     /// Counts a message and its response of `request_bytes` / `response_bytes`
     /// exchanged with an L1 of `peer_unit`.
     void count(CoherenceMsg msg, unsigned peer_unit, unsigned request_bytes, unsigned response_bytes);
+    /// Counts a probe sent to `cache` and its answer.
+    void count_probe(CoherenceMsg msg, unsigned cache, bool present);
     /// Sets up a probe payload for `cache` (LT: on m_probe / AT: pooled).
     void setup_probe(tlm::tlm_generic_payload& t, CoherenceExtension& ext, const Directory::Probe& p, uint64_t line,
                      bool sync);

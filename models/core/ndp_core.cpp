@@ -157,9 +157,7 @@ void NdpCore::cache_access(uint64_t addr, bool write) {
         timed(tlm::TLM_READ_COMMAND, m_l1.line_address(addr), m_line_buf.data(), m_l1.line_bytes());
     }
     m_qk.inc(sc_core::sc_time::from_value(m_cycle.value() * m_params.l1_hit_cycles));
-    m_stats.l1_hits = m_l1.stats().hits;
-    m_stats.l1_misses = m_l1.stats().misses;
-    m_stats.l1_writebacks = m_l1.stats().writebacks;
+    copy_l1_stats();
     keep_time();
 }
 
@@ -244,9 +242,7 @@ void NdpCore::coherent_access(uint64_t addr, bool write) {
         }
     }
     m_qk.inc(sc_core::sc_time::from_value(m_cycle.value() * m_params.l1_hit_cycles));
-    m_stats.l1_hits = m_l1.stats().hits;
-    m_stats.l1_misses = m_l1.stats().misses;
-    m_stats.l1_writebacks = m_l1.stats().writebacks;
+    copy_l1_stats();
 }
 
 void NdpCore::coherent_done(uint64_t addr) {

@@ -202,6 +202,11 @@ private:
     void debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
     /// L1 lookup plus the fill / write-back traffic of a miss.
     void cache_access(uint64_t addr, bool write);
+    void copy_l1_stats() {
+        m_stats.l1_hits = m_l1.stats().hits;
+        m_stats.l1_misses = m_l1.stats().misses;
+        m_stats.l1_writebacks = m_l1.stats().writebacks;
+    }
     /// Makes a line leave the L1: a write-back of a dirty non-coherent line,
     /// put_m / put_e to the directory for a coherent one.
     void evict(const L1Cache::Victim& v);
