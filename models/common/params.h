@@ -211,10 +211,14 @@ struct WorkloadParams {
     std::optional<unsigned> update_percent; ///< % of operations that modify it (the rest look up)
     std::optional<unsigned> insert_percent; ///< % of the updates that insert (the rest remove)
     // The applications (docs/workloads.md): graph kernels and the time series.
-    std::string graph;                    ///< graph file; empty = an R-MAT graph
-    std::string graph_format;             ///< snap or mtx; empty = by the file's extension (.mtx: Matrix Market)
-    unsigned rmat_scale = 8;              ///< R-MAT: 2^scale vertices
-    unsigned rmat_edge_factor = 8;        ///< R-MAT: edge_factor * 2^scale edges drawn
+    std::string graph;             ///< graph file; empty = an R-MAT graph
+    std::string graph_format;      ///< snap or mtx; empty = by the file's extension (.mtx: Matrix Market)
+    unsigned rmat_scale = 8;       ///< R-MAT: 2^scale vertices
+    unsigned rmat_edge_factor = 8; ///< R-MAT: edge_factor * 2^scale edges drawn
+    /// Instructions a graph kernel executes per neighbour it reads, besides
+    /// its own counted ones: 0 = the kernels as written (docs/workloads.md);
+    /// an experiment for the work compiled code does per edge.
+    unsigned edge_instructions = 0;
     std::string partition = "contiguous"; ///< vertices over units: contiguous or metis
     std::string series;                   ///< time-series file; empty = a seeded random walk
     unsigned series_column = 1;           ///< column of a CSV series (1 = the first)

@@ -276,6 +276,7 @@ const std::vector<Field>& fields() {
         SYNCRON_FIELD(workload, graph_format),
         SYNCRON_NUMBER(workload, rmat_scale, 1, 26),
         SYNCRON_NUMBER(workload, rmat_edge_factor, 1, 1024),
+        SYNCRON_NUMBER(workload, edge_instructions, 0, 1e6),
         SYNCRON_FIELD(workload, partition),
         SYNCRON_FIELD(workload, series),
         SYNCRON_NUMBER(workload, series_column, 1, 1e4),

@@ -81,7 +81,7 @@ TEST_CASE("config: defaults round-trip through JSON", "[config]") {
     CHECK(j["misar"].size() == 1);
     CHECK(j["xbar"].size() == 5);
     CHECK(j["link"].size() == 3);
-    CHECK(j["workload"].size() == 19);
+    CHECK(j["workload"].size() == 20);
     CHECK(j["workload"]["ops"].is_null()); // the workload's own default
     CHECK(j["platform"]["timing"] == "lt");
     CHECK(j["se"]["st_entries"] == 64);

@@ -199,3 +199,27 @@ TEST_CASE("applications: METIS partitioning, when built in", "[workloads][applic
     CHECK(metis["workload_stats"]["cut_edges"].get<uint64_t>() <
           contiguous["workload_stats"]["cut_edges"].get<uint64_t>());
 }
+
+TEST_CASE("applications: workload.edge_instructions adds work per neighbour read, nothing else",
+          "[workloads][applications]") {
+    // bfs reads each neighbour once per lock acquisition, so the extra
+    // instructions are exactly edge_instructions x the acquisitions; the
+    // result and the synchronization are the same.
+    SimParams p = small("bfs", "small.snap", Timing::lt);
+    p.platform.scheme = *scheme_from_string("ideal");
+    const auto plain = stats_of(p);
+    p.workload.edge_instructions = 50;
+    const auto heavy = stats_of(p);
+    REQUIRE_RUN_OK(plain);
+    REQUIRE_RUN_OK(heavy);
+    CHECK(heavy["check"]["ok"] == true);
+    const uint64_t locks = heavy["workload_stats"]["lock_acquisitions"];
+    CHECK(locks == plain["workload_stats"]["lock_acquisitions"].get<uint64_t>());
+    CHECK(heavy["cores_summary"]["instructions"].get<uint64_t>() -
+              plain["cores_summary"]["instructions"].get<uint64_t>() ==
+          50 * locks);
+    CHECK(heavy["simulated_ns"].get<double>() > plain["simulated_ns"].get<double>());
+    // Out of range: an error naming the key and its range.
+    nlohmann::json cfg = to_json(SimParams{});
+    CHECK_THROWS_WITH(apply_set(cfg, "workload.edge_instructions=2000000"), Contains("workload.edge_instructions"));
+}

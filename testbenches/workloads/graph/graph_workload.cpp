@@ -165,6 +165,7 @@ GraphWorkload::Row GraphWorkload::row(CoreApi& c, uint32_t v) {
 
 uint32_t GraphWorkload::neighbour(CoreApi& c, const Row& r, uint64_t i) {
     count(c, r.unit);
+    if (m_p.edge_instructions > 0) c.compute(m_p.edge_instructions);
     return static_cast<uint32_t>(c.load(m_nbrs[r.unit] + (r.begin + i) * kId, kId));
 }
 
