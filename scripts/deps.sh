@@ -3,7 +3,7 @@
 # With arguments: those packages instead (scripts/lint.sh: clang-format clang-tidy).
 set -euo pipefail
 packages=(g++ gcc make cmake pkg-config libsystemc-dev libboost-dev libboost-program-options-dev
-          catch2 nlohmann-json3-dev libsqlite3-dev libmetis-dev python3)
+          catch2 nlohmann-json3-dev libsqlite3-dev libmetis-dev python3 snakemake python3-matplotlib)
 [ $# -gt 0 ] && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -37,9 +37,14 @@ SKIP = [
      "the linters: CI runs scripts/lint.sh as its own step (clang-tidy needs build-lint/, minutes)"),
     (r"^gtkwave\b",
      "GUI program; test_traces 'gtkw' cases check every save file against the VCD of its run"),
-    (r"^scripts/(figure(2|10|11|23)|applications|memory_energy)\.py\b",
+    (r"^scripts/(applications|memory_energy)\.py\b",
      "parameter sweeps of tens to hundreds of full-size runs (10 s to minutes); each point is a syncron-sim run "
      "like the ones tested here"),
+    (r"^ctest\b",
+     "the test suite itself (this test is one of its tests)"),
+    (r"^snakemake\b",
+     "the evaluation workflow: ctest workflow_end_to_end dry-runs every figure in both modes, runs fig10 quick "
+     "and an interrupted sweep; ctest workflow_unit checks every figure point's configuration"),
     (r"syncron-bench \[--",
      "synopsis with optional [--flags], not a command"),
     (r"^cmake (-S|--build|--install)\b|^/tmp/vp/vp_example\b",

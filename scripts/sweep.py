@@ -1,4 +1,4 @@
-"""Shared by the figure scripts: run syncron-sim points in parallel, each
+"""Shared by scripts/applications.py and scripts/memory_energy.py: run syncron-sim points in parallel, each
 writing its --stats JSON next to the output, and read them back."""
 import concurrent.futures
 import json

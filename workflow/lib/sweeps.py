@@ -1,0 +1,142 @@
+"""Sweep definitions (YAML data) expanded into simulation points.
+
+A definition names its points as a union of grids; each grid is a
+cartesian product of parameter lists, merged over the definition's `common`
+lists. A mode (quick, full) may override `common` keys and replace `grids`.
+
+    common:   {scheme: [central, syncron], timing: [lt]}
+    grids:
+      - {workload: [lock], interval: [50, 200]}
+      - {workload: [barrier], interval: [20, 200]}
+    modes:
+      quick: {common: {ops: [20]}}
+
+A parameter is a syncron-sim option (`scheme`, `workload`, `ops`, ...) or,
+when its name contains a dot, a configuration key passed as `--set KEY=V`.
+A point's identity is the hash of its arguments, so the same point asked
+for by two figures is simulated once, and changing one parameter of a sweep
+only adds the points whose arguments changed.
+"""
+import hashlib
+import itertools
+import json
+import os
+
+import yaml
+
+# syncron-sim's own options (docs/configuration.md); every other name needs a dot.
+OPTIONS = ("config", "scheme", "workload", "graph", "series", "interval", "ops", "cores", "units",
+           "timing", "seed")
+DEFINITION_KEYS = ("title", "setting", "common", "grids", "modes", "plot", "table", "claims")
+MODES = ("quick", "full")
+
+
+class SweepError(ValueError):
+    """A malformed sweep definition; the message names the file and the key."""
+
+
+def load(path):
+    """The definition in `path` (YAML), checked."""
+    try:
+        with open(path) as f:
+            spec = yaml.safe_load(f)
+    except OSError as e:
+        raise SweepError(f"{path}: cannot read: {e.strerror}") from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark else ""
+        raise SweepError(f"{path}{where}: not valid YAML: {getattr(e, 'problem', e)}") from None
+    check(spec, path)
+    return spec
+
+
+def check(spec, path):
+    if not isinstance(spec, dict):
+        raise SweepError(f"{path}: a sweep definition is a mapping (title, common, grids, ...)")
+    for key in spec:
+        if key not in DEFINITION_KEYS:
+            raise SweepError(f"{path}: unknown key '{key}' (known: {', '.join(DEFINITION_KEYS)})")
+    if not spec.get("grids") and not spec.get("common"):
+        raise SweepError(f"{path}: no points: give 'grids' or 'common'")
+    for mode, over in (spec.get("modes") or {}).items():
+        if mode not in MODES:
+            raise SweepError(f"{path}: unknown mode '{mode}' (known: {', '.join(MODES)})")
+        for key in over or {}:
+            if key not in ("common", "grids"):
+                raise SweepError(f"{path}: modes.{mode}: unknown key '{key}' (known: common, grids)")
+    for where, grid in [("common", spec.get("common") or {})] + \
+            [(f"grids[{i}]", g) for i, g in enumerate(spec.get("grids") or [])]:
+        check_grid(grid, f"{path}: {where}")
+
+
+def check_grid(grid, where):
+    if not isinstance(grid, dict):
+        raise SweepError(f"{where}: a grid maps parameter names to lists of values")
+    for name, values in grid.items():
+        if name not in OPTIONS and "." not in name:
+            raise SweepError(f"{where}: unknown parameter '{name}' (a syncron-sim option: {', '.join(OPTIONS)}; "
+                             "or a configuration key such as link.latency_ns)")
+        if not isinstance(values, list) or not values:
+            raise SweepError(f"{where}: '{name}' needs a non-empty list of values")
+        for v in values:
+            if isinstance(v, (dict, list)) or v is None:
+                raise SweepError(f"{where}: '{name}' has a value that is not a scalar: {v!r}")
+
+
+def resolve(spec, mode):
+    """(common, grids) of `mode`."""
+    if mode not in MODES:
+        raise SweepError(f"unknown mode '{mode}' (known: {', '.join(MODES)})")
+    over = (spec.get("modes") or {}).get(mode) or {}
+    common = dict(spec.get("common") or {})
+    common.update(over.get("common") or {})
+    grids = over.get("grids", spec.get("grids")) or [{}]
+    return common, grids
+
+
+def points(spec, mode):
+    """Every point of `spec` in `mode`, each a dict of parameters, in definition order, without repeats."""
+    common, grids = resolve(spec, mode)
+    seen, out = set(), []
+    for grid in grids:
+        merged = dict(common)
+        merged.update(grid)
+        names = list(merged)
+        for combo in itertools.product(*(merged[n] for n in names)):
+            p = dict(zip(names, combo))
+            key = point_id(p)
+            if key not in seen:
+                seen.add(key)
+                out.append(p)
+    return out
+
+
+def text(value):
+    """A parameter value as syncron-sim reads it (YAML true -> 'true')."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def arguments(point):
+    """syncron-sim arguments of one point (options first, then --set in name order)."""
+    args = []
+    for name in OPTIONS:
+        if name in point:
+            args += [f"--{name}", text(point[name])]
+    for name in sorted(n for n in point if n not in OPTIONS):
+        args += ["--set", f"{name}={text(point[name])}"]
+    return args
+
+
+def point_id(point):
+    """A stable file name for the point: readable prefix and a hash of its arguments."""
+    digest = hashlib.sha1(json.dumps(arguments(point)).encode()).hexdigest()[:12]
+    prefix = "-".join(text(point[k]) for k in ("workload", "scheme") if k in point) or "point"
+    return f"{prefix}-{digest}"
+
+
+def definitions(directory):
+    """{name: path} of the *.yaml definitions in `directory`."""
+    return {os.path.splitext(f)[0]: os.path.join(directory, f)
+            for f in sorted(os.listdir(directory)) if f.endswith((".yaml", ".yml"))}

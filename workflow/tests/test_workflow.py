@@ -1,0 +1,270 @@
+"""Unit tests of the workflow's library: sweep definitions, the tidy CSV,
+the plots and tables, the claims, and the splicing into docs/results.md.
+
+    python3 -m unittest discover -s workflow/tests     (Debian's python3: yaml, matplotlib)
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import figures  # noqa: E402
+import splice  # noqa: E402
+import sweeps  # noqa: E402
+import tidy  # noqa: E402
+
+FIGURE_DIR = os.path.join(HERE, "..", "figures")
+# Every definition the project ships: the figures, the experiments, the example sweep.
+DEFINITION_DIRS = [FIGURE_DIR] + [os.path.join(HERE, "..", d) for d in ("experiments", "sweeps")]
+
+
+def every_definition():
+    for d in DEFINITION_DIRS:
+        yield from sweeps.definitions(d).items()
+SIM = os.environ.get("SYNCRON_SIM")
+
+
+def write(directory, name, text):
+    path = os.path.join(directory, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+class Definitions(unittest.TestCase):
+    SPEC = {
+        "common": {"scheme": ["central", "syncron"], "ops": [100]},
+        "grids": [{"workload": ["lock"], "interval": [50, 200]}, {"workload": ["barrier"], "interval": [20]}],
+        "modes": {"quick": {"common": {"ops": [20]}, "grids": [{"workload": ["lock"], "interval": [200]}]}},
+    }
+
+    def test_points_are_the_union_of_the_grids_and_modes_override(self):
+        full = sweeps.points(self.SPEC, "full")
+        self.assertEqual(len(full), 2 * 2 + 2 * 1)
+        self.assertEqual({p["ops"] for p in full}, {100})
+        quick = sweeps.points(self.SPEC, "quick")
+        self.assertEqual([(p["scheme"], p["interval"], p["ops"]) for p in quick],
+                         [("central", 200, 20), ("syncron", 200, 20)])
+
+    def test_repeated_points_appear_once(self):
+        spec = {"grids": [{"workload": ["lock"], "scheme": ["syncron"]}] * 2}
+        self.assertEqual(len(sweeps.points(spec, "full")), 1)
+
+    def test_arguments_use_options_and_set_for_configuration_keys(self):
+        args = sweeps.arguments({"link.latency_ns": 100, "scheme": "flat", "workload.condvar_apart": True,
+                                 "workload": "condvar"})
+        self.assertEqual(args, ["--scheme", "flat", "--workload", "condvar", "--set", "link.latency_ns=100",
+                                "--set", "workload.condvar_apart=true"])
+
+    def test_point_ids_are_stable_readable_and_distinct(self):
+        a = {"workload": "lock", "scheme": "syncron", "interval": 200}
+        self.assertEqual(sweeps.point_id(a), sweeps.point_id(dict(reversed(list(a.items())))))
+        self.assertTrue(sweeps.point_id(a).startswith("lock-syncron-"))
+        self.assertNotEqual(sweeps.point_id(a), sweeps.point_id(dict(a, interval=201)))
+
+    def test_bad_definitions_name_the_file_and_the_problem(self):
+        with tempfile.TemporaryDirectory() as d:
+            cases = [
+                ("title: x\ncommon: {schema: [syncron]}\n", "unknown parameter 'schema'"),
+                ("common: {scheme: []}\n", "'scheme' needs a non-empty list"),
+                ("common: {scheme: syncron}\n", "'scheme' needs a non-empty list"),
+                ("plots: {}\ncommon: {scheme: [syncron]}\n", "unknown key 'plots'"),
+                ("common: {scheme: [syncron]}\nmodes: {fast: {}}\n", "unknown mode 'fast'"),
+                ("common: {scheme: [syncron]\n", "line 2"),
+                ("- a\n- b\n", "is a mapping"),
+                ("title: nothing\n", "no points"),
+            ]
+            for i, (text, message) in enumerate(cases):
+                path = write(d, f"bad{i}.yaml", text)
+                with self.assertRaises(sweeps.SweepError) as e:
+                    sweeps.load(path)
+                self.assertIn(path, str(e.exception))
+                self.assertIn(message, str(e.exception))
+            with self.assertRaises(sweeps.SweepError) as e:
+                sweeps.load(os.path.join(d, "missing.yaml"))
+            self.assertIn("cannot read", str(e.exception))
+
+    def test_every_figure_definition_expands_in_both_modes(self):
+        defs = sweeps.definitions(FIGURE_DIR)
+        for name in ["fig2", "fig10", "fig11", "fig12", "fig13", "fig14", "fig15", "fig16", "fig17", "fig18",
+                     "fig20", "fig21", "fig22", "fig23", "table7"]:
+            self.assertIn(name, defs)
+        for name, path in defs.items():
+            self.assertIn("plot", sweeps.load(path), name)
+        for name, path in every_definition():
+            spec = sweeps.load(path)
+            for mode in sweeps.MODES:
+                self.assertTrue(sweeps.points(spec, mode), f"{name} {mode}")
+
+    @unittest.skipUnless(SIM, "SYNCRON_SIM names the simulator (ctest sets it)")
+    def test_every_point_of_every_definition_is_a_valid_configuration(self):
+        seen = set()
+        for name, path in every_definition():
+            spec = sweeps.load(path)
+            for mode in sweeps.MODES:
+                for p in sweeps.points(spec, mode):
+                    args = sweeps.arguments(p)
+                    if tuple(args) in seen:
+                        continue
+                    seen.add(tuple(args))
+                    done = subprocess.run([SIM] + args + ["--dump-config"], stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.PIPE, text=True)
+                    self.assertEqual(done.returncode, 0, f"{name} ({mode}): {' '.join(args)}: {done.stderr}")
+
+
+STATS = {
+    "scheme": "syncron", "simulated_ns": 100.0, "throughput_ops_per_us": 2.5, "check": {"ok": True},
+    "energy": {"total": 10.0, "cores": 6.0, "se": 4.0},
+    "se": [{"st_occupancy_avg_pct": 10.0, "name": "se0"}, {"st_occupancy_avg_pct": 30.0, "name": "se1"}],
+    "lock_fairness": {"acquisitions": [1, 2, 3]},
+    "cores_list": [{"loads": i} for i in range(20)],
+}
+
+
+class Tidy(unittest.TestCase):
+    def test_flatten_names_every_statistic_by_its_path(self):
+        f = tidy.flatten(STATS)
+        self.assertEqual(f["energy.total"], 10.0)
+        self.assertEqual(f["check.ok"], True)
+        self.assertEqual(f["se.1.st_occupancy_avg_pct"], 30.0)
+        self.assertEqual(f["se.1.name"], "se1")
+        self.assertEqual(f["se.mean.st_occupancy_avg_pct"], 20.0)
+        self.assertEqual(f["se.max.st_occupancy_avg_pct"], 30.0)
+        self.assertEqual(f["lock_fairness.acquisitions.sum"], 6)
+        self.assertEqual(f["lock_fairness.acquisitions.min"], 1)
+        # a long list: aggregates only
+        self.assertNotIn("cores_list.0.loads", f)
+        self.assertEqual(f["cores_list.sum.loads"], sum(range(20)))
+        self.assertEqual(f["cores_list.count"], 20)
+
+    def test_parameters_come_first_and_win(self):
+        r = tidy.row({"scheme": "flat", "link.latency_ns": 100}, STATS)
+        self.assertEqual(list(r)[:2], ["scheme", "link.latency_ns"])
+        self.assertEqual(r["scheme"], "flat")
+
+    def test_csv_round_trip(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.csv")
+            rows = [tidy.row({"scheme": "syncron", "interval": 200}, STATS),
+                    tidy.row({"scheme": "central", "interval": 200}, dict(STATS, extra=1))]
+            tidy.write_csv(rows, path, first=["scheme", "interval"])
+            back = tidy.read_csv(path)
+            self.assertEqual(back[0]["interval"], 200)
+            self.assertEqual(back[0]["energy.total"], 10.0)
+            self.assertIsNone(back[0]["extra"])
+            self.assertEqual(back[1]["extra"], 1)
+            self.assertEqual(back[0]["check.ok"], "true")
+
+
+def rows_of(points, y):
+    return [dict(p, throughput_ops_per_us=y(p), simulated_ns=1000.0 / y(p),
+                 **{"energy.total": 10.0, "energy.cores": 6.0, "energy.se": 4.0}) for p in points]
+
+
+SPEED = {"central": 1.0, "hier": 2.0, "syncron": 3.0, "ideal": 4.0}
+POINTS = [{"workload": w, "scheme": s, "interval": n}
+          for w in ("lock", "barrier") for s in SPEED for n in (50, 200)]
+ROWS = rows_of(POINTS, lambda p: SPEED[p["scheme"]] * (2 if p["interval"] == 200 else 1))
+
+
+class Figures(unittest.TestCase):
+    PLOT = {"kind": "lines", "x": "interval", "y": "throughput_ops_per_us", "series": "scheme",
+            "panels": "workload", "normalise": {"scheme": "central"}, "logx": True}
+
+    def test_normalise_divides_by_the_reference_row_of_the_same_point(self):
+        vals = {(r["workload"], r["scheme"], r["interval"]): v
+                for r, v in figures.normalised(ROWS, figures.params_of(POINTS), self.PLOT)}
+        self.assertAlmostEqual(vals[("lock", "syncron", 200)], 3.0)
+        self.assertAlmostEqual(vals[("barrier", "central", 50)], 1.0)
+        inv = dict(self.PLOT, y="simulated_ns", invert=True)
+        vals = {(r["scheme"], r["interval"]): v for r, v in figures.normalised(ROWS, figures.params_of(POINTS), inv)}
+        self.assertAlmostEqual(vals[("ideal", 50)], 4.0)
+
+    def test_yaml_booleans_match_the_csv_spelling(self):
+        pts = [{"scheme": s, "server.central_cached": c} for s in ("central", "syncron") for c in (False, True)]
+        rows = [dict(p, **{"server.central_cached": "true" if p["server.central_cached"] else "false",
+                           "throughput_ops_per_us": 2.0 if p["scheme"] == "syncron" else 1.0}) for p in pts]
+        spec = {"x": "scheme", "y": "throughput_ops_per_us",
+                "normalise": {"scheme": "central", "server.central_cached": False}}
+        vals = [v for _, v in figures.normalised(rows, figures.params_of(pts), spec)]
+        self.assertEqual(vals, [1.0, 1.0, 2.0, 2.0])  # every row against central, uncached
+
+    def test_a_missing_reference_is_an_error_naming_it(self):
+        with self.assertRaises(figures.FigureError) as e:
+            figures.normalised(ROWS, figures.params_of(POINTS), dict(self.PLOT, normalise={"scheme": "flat"}))
+        self.assertIn("flat", str(e.exception))
+
+    def test_plots_are_written_for_every_kind(self):
+        specs = [self.PLOT,
+                 dict(self.PLOT, kind="bars", x="workload", panels="interval", logy=True),
+                 {"kind": "stacked", "x": "scheme", "y": "energy.total", "panels": "workload",
+                  "normalise": {"scheme": "central"}, "stack": ["energy.cores", "energy.se"]},
+                 dict(self.PLOT, panels=None, subplots=[{"title": "(a)", "where": {"workload": "lock"}},
+                                                        {"title": "(b)", "where": {"workload": "barrier"},
+                                                         "x": "interval"}])]
+        with tempfile.TemporaryDirectory() as d:
+            for i, spec in enumerate(specs):
+                path = os.path.join(d, f"p{i}.png")
+                figures.plot(ROWS, POINTS, spec, "test", path)
+                with open(path, "rb") as f:
+                    self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", spec["kind"])
+                self.assertGreater(os.path.getsize(path), 5000)
+
+    def test_table_has_a_row_per_point_and_a_column_per_series(self):
+        text = figures.table(ROWS, POINTS, self.PLOT)
+        lines = text.splitlines()
+        self.assertEqual(lines[0], "| workload | interval | central | hier | syncron | ideal |")
+        self.assertEqual(len(lines), 2 + 4)
+        self.assertIn("| lock | 200 | 2.00 (1.00×) | 4.00 (2.00×) | 6.00 (3.00×) | 8.00 (4.00×) |", lines)
+
+    def test_a_stacked_table_gives_each_part_over_the_reference_total(self):
+        spec = {"kind": "stacked", "x": "scheme", "y": "energy.total", "panels": "workload",
+                "normalise": {"scheme": "central"}, "stack": ["energy.cores", "energy.se"]}
+        lines = figures.table(ROWS, POINTS, spec).splitlines()
+        self.assertEqual(lines[0], "| workload | scheme | interval | cores | se | total | energy.total |")
+        self.assertEqual(lines[2], "| lock | central | 50 | 0.6 | 0.4 | 1.00 | 10.00 |")
+        self.assertEqual(len(lines), 2 + len(ROWS))
+
+    def test_claims_compare_the_model_with_the_paper(self):
+        claims = [{"paper": "syncron over central at 200", "value": 3.0, "y": "throughput_ops_per_us",
+                   "where": {"interval": 200}, "ratio": [{"scheme": "syncron"}, {"scheme": "central"}]},
+                  {"paper": "hier over central, off", "value": 1.0, "y": "throughput_ops_per_us",
+                   "ratio": [{"scheme": "hier"}, {"scheme": "central"}], "over": "geomean"},
+                  {"paper": "margin", "value": 1.5, "excess": True, "y": "throughput_ops_per_us",
+                   "ratio": [{"scheme": "ideal"}, {"scheme": "syncron"}]},
+                  {"paper": "near zero", "value": 0.01, "abs": 0.05, "y": "throughput_ops_per_us",
+                   "where": {"scheme": "central", "interval": 50}, "scale": 0.01},
+                  {"paper": "order", "order": {"scheme": ["central", "hier", "syncron", "ideal"]},
+                   "y": "throughput_ops_per_us"},
+                  {"paper": "wrong order", "order": {"scheme": ["ideal", "central"]}, "y": "throughput_ops_per_us"}]
+        text = figures.claims_table(ROWS, POINTS, claims).splitlines()
+        self.assertIn("| syncron over central at 200 | 3.00 | 3.00 | 1.00 | yes |", text)
+        self.assertIn("| hier over central, off | 1.00 | 2.00 | 2.00 | **no** |", text)
+        self.assertIn("| margin | 1.50 | 1.33 | 0.67 (of the margin) | **no** |", text)
+        self.assertIn("| near zero | 0.01 | 0.01 | ±0.05 | yes |", text)
+        self.assertIn("| order | | holds in 4 of 4 | | |", text)
+        self.assertIn("| wrong order | | holds in 0 of 4 | | |", text)
+        with self.assertRaises(figures.FigureError):
+            figures.claim_value(ROWS, POINTS, {"paper": "none", "y": "throughput_ops_per_us",
+                                               "where": {"interval": 7}})
+
+
+class Splice(unittest.TestCase):
+    def test_sections_are_replaced_or_added_and_the_rest_kept(self):
+        text = ("# Results\nhand text\n<!-- figure fig10 begin -->\nold\n<!-- figure fig10 end -->\n"
+                "more hand text\n<!-- figures end -->\ntail\n")
+        new = splice.splice_text(text, {"fig10": "new ten", "fig2": "two"})
+        self.assertIn("<!-- figure fig10 begin -->\nnew ten\n<!-- figure fig10 end -->", new)
+        self.assertNotIn("old", new)
+        self.assertIn("more hand text\n<!-- figure fig2 begin -->\ntwo\n<!-- figure fig2 end -->\n\n"
+                      "<!-- figures end -->\ntail", new)
+        self.assertEqual(splice.splice_text(new, {"fig10": "new ten", "fig2": "two"}), new)
+        with self.assertRaises(ValueError):
+            splice.splice_text("no markers", {"fig2": "x"})
+
+
+if __name__ == "__main__":
+    unittest.main()
