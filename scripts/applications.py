@@ -11,7 +11,6 @@ Usage: scripts/applications.py [--sim build/sc_main/syncron-sim] [--jobs 2]
                                [--apps bfs,cc,sssp,pr,tf,tc,ts]
                                [--st-apps ts,cc] [--st-sizes 64,48,32,16,8]
                                [--large SCALE] [--large-app bfs] [--large-edge-factor 24]
-                               [--vary KEY=V1,V2,...] [--schemes central,hier,syncron,ideal,flat]
                                [--out FILE.md]
                                [-- extra syncron-sim arguments]
 
@@ -20,16 +19,9 @@ process, same configuration and seed); each ST size one run under syncron.
 Speedups are ratios of simulated time (the same work in less time), as the
 paper reports them. Every run's JSON is kept in FILE.d/. Needs only python3.
 
---vary KEY=V1,V2,... replaces the comparison and occupancy tables by one
-experiment: every application's --compare (of --schemes) once per value of
-the configuration key KEY (`--set KEY=V`, after the graph's size, so it may
-change that too), one row per value and application, with SynCron's speedups,
-the central server's busy fraction, the client cores' L1 miss rate, the
-imbalance of the work over the units (largest / mean of the units' lock
-requests) and the average ST occupancy (both from the syncron run), and per
-value the geometric means over the graph kernels. This is the project's way
-to find the cause of a departure from the paper: change one documented
-assumption and show the effect (docs/results.md, the applications).
+The experiments that change one assumption at a time (formerly `--vary`) are
+sweeps of the evaluation workflow: workflow/experiments/apps_*.yaml,
+docs/sweeps.md and docs/results.md.
 """
 import argparse
 import json
@@ -79,54 +71,6 @@ def st_table(st_apps, sizes, res):
     return out
 
 
-def vary_table(a, key, values, schemes, apps, res):
-    """One row per value of `key` and application: times, SynCron's speedups and what explains them."""
-    others = [s for s in ("central", "hier", "ideal", "flat") if s in schemes]
-    only = "" if apps == APPS else f" --apps {','.join(apps)}"
-    out = [f"Measured with `scripts/applications.py --scale {a.scale} --edge-factor {a.edge_factor} --timing {a.timing}"
-           f"{only} --vary {a.vary} --schemes {','.join(schemes)}`. Simulated time in µs; `syncron / X` is X's time / "
-           "SynCron's (above 1: SynCron faster); server busy: the central server core's busy fraction; L1 miss: "
-           "the client cores' L1 miss rate under syncron; unit imbalance: the largest unit's lock requests / the "
-           "mean over the units, and ST avg: the time-average ST occupancy in % averaged over the SEs (Table 7's "
-           "metric; both from the syncron run).", "",
-           f"| {key} | app | " + " | ".join(schemes) + " | " + " | ".join(f"syncron / {s}" for s in others) +
-           " | server busy | L1 miss | unit imbalance | ST avg |",
-           "|---|---|" + "---:|" * (len(schemes) + len(others) + 4)]
-    for v in values:
-        ratios = {s: [] for s in others}
-        for app in apps:
-            cmp_ = res[("vary", v, app)]
-            by = sweep.rows_by_scheme(cmp_)
-            ns = {s: by[s]["simulated_ns"] for s in schemes if s in by and by[s]["status"] == "ok"}
-            sy = ns.get("syncron")
-            rel = {s: (ns[s] / sy if sy and s in ns else None) for s in others}
-            if app != "ts":
-                for s in others:
-                    if rel[s]:
-                        ratios[s].append(rel[s])
-            runs = cmp_.get("runs", {})
-            busy = runs.get("central", {}).get("server_busy_fraction")
-            srun = runs.get("syncron", {})
-            cs = srun.get("cores_summary", {})
-            acc = (cs.get("l1_hits") or 0) + (cs.get("l1_misses") or 0)
-            miss = cs["l1_misses"] / acc if acc else None
-            per_unit = [se.get("messages", {}).get("lock_acquire_local", 0) for se in srun.get("se", [])]
-            imb = max(per_unit) / (sum(per_unit) / len(per_unit)) if per_unit and sum(per_unit) else None
-            st = [se["st_occupancy_avg_pct"] for se in srun.get("se", []) if "st_occupancy_avg_pct" in se]
-            times = [f"{ns[s] / 1000:.1f}" if s in ns else "error" for s in schemes]
-            out.append(f"| {v} | {app} | " + " | ".join(times) +
-                       " | " + " | ".join(f"{rel[s]:.2f}×" if rel[s] else "" for s in others) + " | " +
-                       (f"{100 * busy:.0f}%" if busy is not None else "") + " | " +
-                       (f"{100 * miss:.1f}%" if miss is not None else "") + " | " +
-                       (f"{imb:.2f}" if imb else "") + " | " +
-                       (f"{sum(st) / len(st):.1f}" if st else "") + " |")
-        if any(ratios.values()):
-            out.append(f"| {v} | **geomean, graph kernels** | " + " | " * (len(schemes) - 1) + " | " +
-                       " | ".join(f"**{geomean(ratios[s]):.2f}×**" if ratios[s] else "" for s in others) +
-                       " | | | | |")
-    return out
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sim", default="build/sc_main/syncron-sim")
@@ -141,8 +85,6 @@ def main():
     ap.add_argument("--large-app", default="bfs")
     ap.add_argument("--large-edge-factor", type=int, default=24,
                     help="edge factor of the large run (24 at scale 16: over a million distinct edges)")
-    ap.add_argument("--vary", default="", help="KEY=V1,V2,...: the comparison once per value of one key")
-    ap.add_argument("--schemes", default=",".join(SCHEMES), help="schemes of the comparisons (with --vary)")
     ap.add_argument("--out", default="-")
     ap.add_argument("extra", nargs="*", help="more syncron-sim arguments (after --)")
     a = ap.parse_args()
@@ -151,27 +93,12 @@ def main():
     sizes = [int(s) for s in a.st_sizes.split(",") if s]
     outdir = (a.out if a.out != "-" else "applications") + ".d"
 
-    if a.vary:
-        key, _, values = a.vary.partition("=")
-        values = [v for v in values.split(",") if v]
-        if not key or not values:
-            ap.error("--vary takes KEY=V1,V2,...")
-        schemes = [x for x in a.schemes.split(",") if x]
-        points = {("vary", v, app): (f"{app}_{key}={v}.json",
-                                     app_args(app, a) + ["--set", f"{key}={v}", "--compare", ",".join(schemes)])
-                  for v in values for app in apps}
-    else:
-        points = {("cmp", app): (f"{app}.json", app_args(app, a) + ["--compare", ",".join(SCHEMES)]) for app in apps}
+    points = {("cmp", app): (f"{app}.json", app_args(app, a) + ["--compare", ",".join(SCHEMES)]) for app in apps}
     for app in st_apps:
         for n in sizes:
             points[("st", app, n)] = (f"{app}_st{n}.json",
                                       app_args(app, a) + ["--scheme", "syncron", "--set", f"se.st_entries={n}"])
     res = sweep.run_all(a.sim, points, outdir, a.jobs)
-    if a.vary:
-        out = vary_table(a, key, values, schemes, apps, res)
-        out += st_table(st_apps, sizes, res)
-        sweep.write_output("\n".join(out), a.out)
-        return 0
 
     out = [f"Measured with `scripts/applications.py --scale {a.scale} --edge-factor {a.edge_factor} "
            f"--timing {a.timing}`: graph kernels on R-MAT scale {a.scale}, edge factor {a.edge_factor} "
