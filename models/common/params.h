@@ -113,7 +113,9 @@ struct ServerParams {
     unsigned instructions_per_request = 40;
     /// Entries of the server's software table (64 B each, in its unit's
     /// memory); beyond it the server keeps variables in their syncronVar.
-    unsigned table_entries = 4096;
+    /// 256 x 64 B = the server core's 16 KiB L1 (Table 5): the servers keep
+    /// their variables in their caches (paper §6.3; docs/schemes.md).
+    unsigned table_entries = 256;
     /// Whether the table goes through the server core's L1: off for the one
     /// system-wide server (central, syncron_central_ovrfl), on for the
     /// per-unit servers (hier, syncron_distrib_ovrfl).

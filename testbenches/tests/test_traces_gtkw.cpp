@@ -183,9 +183,10 @@ TEST_CASE("traces: gtkw: --gtkw writes a save file for exactly the run's signals
     std::sort(want.begin(), want.end());
     std::sort(got.begin(), got.end());
     CHECK(got == want);
-    // The first barrier variable (0x50040 on 2 units under hier), the server cores, the AT queues.
+    // The first barrier variable (0x14040 on 2 units under hier: variables follow the servers' tables), the
+    // server cores, the AT queues.
     const std::string text = slurp(gtkw);
-    CHECK(text.find("+{0x50040 @SE1 barrier_count} SystemC.var_0x50040.unit1.barrier_count[31:0]") !=
+    CHECK(text.find("+{0x14040 @SE1 barrier_count} SystemC.var_0x14040.unit1.barrier_count[31:0]") !=
           std::string::npos);
     CHECK(text.find("+{u1.server state} SystemC.unit1.server.state[1:0]") != std::string::npos);
     CHECK(text.find("-AT queues") != std::string::npos);
