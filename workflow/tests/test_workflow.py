@@ -273,5 +273,30 @@ class Splice(unittest.TestCase):
             splice.splice_text("no markers", {"fig2": "x"})
 
 
+class Resume(unittest.TestCase):
+    """run_workflow.py's reading of Snakemake's incomplete markers (the interrupted-sweep check)."""
+
+    def test_incomplete_markers_name_their_outputs(self):
+        sys.path.insert(0, HERE)
+        import base64
+        import run_workflow
+        with tempfile.TemporaryDirectory() as d:
+            root = os.path.join(d, ".snakemake", "incomplete")
+            os.makedirs(root)
+            short = "results/points/lock-syncron-0123456789ab.json"
+            with open(os.path.join(root, base64.urlsafe_b64encode(short.encode()).decode()), "w") as f:
+                f.write("{}")
+            # A long name is split into directories of at most 254 characters, each but the last with an '@'.
+            long = "results/points/" + "x" * 300 + ".json"
+            b64 = base64.urlsafe_b64encode(long.encode()).decode()
+            os.makedirs(os.path.join(root, "@" + b64[:254]))
+            with open(os.path.join(root, "@" + b64[:254], b64[254:]), "w") as f:
+                f.write("{}")
+            with open(os.path.join(root, "migration_underway"), "w") as f:  # Snakemake's own, not an output
+                f.write("")
+            self.assertEqual(run_workflow.incomplete_outputs(d), {short, long})
+            self.assertEqual(run_workflow.incomplete_outputs(os.path.join(d, "none")), set())
+
+
 if __name__ == "__main__":
     unittest.main()
