@@ -3,7 +3,8 @@
 1. a dry run of every figure in both modes (the DAG of every figure resolves);
 2. one figure for real, quick mode (fig10): CSV, PNG and Markdown;
 3. a sweep killed mid-way (SIGKILL to the engine and its running job) and rerun: the rerun runs
-   only the points that were missing and leaves the finished ones untouched.
+   only the points that were missing and leaves the finished ones untouched;
+4. a sweep value holding a space (a graph's path).
 
     python3 workflow/tests/run_workflow.py SIM WORKDIR
 """
@@ -134,6 +135,26 @@ def interrupted_sweep(workdir, sim):
           "and left the others untouched: ok")
 
 
+def spaced_path(workdir, sim):
+    """A sweep value with a space in it (a graph file under "my graphs/") reaches syncron-sim as one argument."""
+    graphs = os.path.join(workdir, "my graphs")
+    os.makedirs(graphs)
+    shutil.copyfile(os.path.join(ROOT, "testbenches", "inputs", "small.snap"), os.path.join(graphs, "small.snap"))
+    sweep = os.path.join(workdir, "spaced.yaml")
+    with open(sweep, "w") as f:
+        f.write("common:\n  workload: [cc]\n  scheme: [syncron]\n"
+                f"  graph: [\"{os.path.join(graphs, 'small.snap')}\"]\n")
+    done = subprocess.run(snakemake(workdir, sim, 1, "sweep", f"sweep={sweep}"), stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+    if done.returncode != 0:
+        fail(f"a sweep with a space in a value failed:\n{done.stdout[-3000:]}")
+    with open(os.path.join(workdir, "results", "sweep_spaced", "sweep_spaced.csv")) as f:
+        rows = list(csv.DictReader(f))
+    if len(rows) != 1 or rows[0]["status"] != "ok" or rows[0]["graph"] != os.path.join(graphs, "small.snap"):
+        fail(f"the spaced-path point did not run as asked: {rows}")
+    print("a sweep value with a space reaches the simulator as one argument: ok")
+
+
 def main():
     sim, workdir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     if shutil.which("snakemake") is None:
@@ -143,6 +164,7 @@ def main():
     dry_runs(workdir, sim)
     one_figure(workdir, sim)
     interrupted_sweep(os.path.join(workdir, "sweep"), sim)  # its own results/points
+    spaced_path(os.path.join(workdir, "spaced"), sim)  # (Snakemake 7.21 itself cannot work in a directory with a space)
 
 
 if __name__ == "__main__":
