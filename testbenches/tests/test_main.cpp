@@ -10,6 +10,10 @@
 // Each run gets its own temporary folder, $TMPDIR for the tests and the
 // simulators they start, removed when the run ends: a test's files never
 // outlive it or meet another test's, even when a test fails half-way.
+//
+// With Catch's implementation (CATCH_CONFIG_RUNNER, the suite's slowest
+// translation unit) this file is compiled once for every test executable
+// (syncron_test_main), not once per executable.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
