@@ -194,7 +194,9 @@ unsigned SeModule::waiting_at(const sc_time& t) const {
 }
 
 void SeModule::note_st_change(const sc_time& at) {
-    if (at < m_stats.last_change) return; // cannot happen: the SPU's time never goes back
+    // Earlier: cannot happen (the SPU's time never goes back). Equal: nothing
+    // to add, and the SPU notes each service twice at the same time.
+    if (at <= m_stats.last_change) return;
     m_stats.st_occupancy_integral_ns += m_core.table().occupancy() * (at - m_stats.last_change).to_seconds() * 1e9;
     m_stats.last_change = at;
 }
