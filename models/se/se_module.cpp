@@ -108,15 +108,7 @@ void SeModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     // waiting_at() <= the buffer's size: count only when the size could reach the limit.
     if (m_buffer.size() >= m_params.buffer_messages && waiting_at(a.time) >= m_params.buffer_messages)
         ++m_stats.buffer_full_events;
-    // Sorted insert; a new arrival usually lands at or near the end, so look
-    // there first (the same place upper_bound finds: (time, seq) is unique).
-    auto pos = m_buffer.end();
-    for (unsigned steps = 0; pos != m_buffer.begin() && a < *(pos - 1); --pos)
-        if (++steps == 8) {
-            pos = std::upper_bound(m_buffer.begin(), pos, a);
-            break;
-        }
-    m_buffer.insert(pos, a);
+    m_buffer.insert(a); // sorted; (time, seq) is unique
     m_arrival.notify(delay);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -190,7 +182,7 @@ void SeModule::trace_service(const Message& msg, const sc_time& arrival, const s
 
 unsigned SeModule::waiting_at(const sc_time& t) const {
     const Arrival probe{t, ~0ull, Message{}};
-    return static_cast<unsigned>(std::upper_bound(m_buffer.begin(), m_buffer.end(), probe) - m_buffer.begin());
+    return static_cast<unsigned>(m_buffer.count_not_after(probe));
 }
 
 void SeModule::note_st_change(const sc_time& at) {

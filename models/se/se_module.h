@@ -24,6 +24,7 @@
 
 #include "models/common/address_map.h"
 #include "models/common/params.h"
+#include "models/common/sorted_fifo.h"
 #include "models/common/stat_provider.h"
 #include "models/protocol/tlm/syncron_extension.h"
 #include "models/protocol/tlm/traffic_class.h"
@@ -143,7 +144,7 @@ private:
 
     unsigned waiting_at(const sc_core::sc_time& t) const; // buffered messages arrived by t
 
-    std::deque<Arrival> m_buffer; // sorted by (arrival time, sequence)
+    SortedFifo<Arrival> m_buffer; // sorted by (arrival time, sequence)
     uint64_t m_seq = 0;
     sc_core::sc_event m_arrival;
     SeResult m_result;
