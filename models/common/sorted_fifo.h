@@ -11,8 +11,7 @@
 
 namespace syncron {
 
-template <class T>
-class SortedFifo {
+template <class T> class SortedFifo {
 public:
     using const_iterator = typename std::vector<T>::const_iterator;
 

@@ -19,8 +19,8 @@ AtTargetPort::AtTargetPort(const sc_core::sc_object& owner, const char* peq_name
     : m_owner(owner), m_backward(std::move(backward)), m_cb(std::move(callbacks)), m_opt(options),
       m_peq(peq_name, this, &AtTargetPort::peq_cb) {}
 
-AtTargetPort::Socket& AtTargetPort::socket(unsigned index) {
-    if (index >= m_sockets.size()) m_sockets.resize(index + 1);
+AtTargetPort::Socket& AtTargetPort::grow(unsigned index) {
+    m_sockets.resize(index + 1);
     return m_sockets[index];
 }
 

@@ -78,7 +78,9 @@ private:
         Payload* responding = nullptr;  ///< BEGIN_RESP sent, not yet completed
     };
 
-    Socket& socket(unsigned index);
+    /// Socket `index`, created on first use (a multi-socket's size is known only after binding).
+    Socket& socket(unsigned index) { return index < m_sockets.size() ? m_sockets[index] : grow(index); }
+    Socket& grow(unsigned index);
     void peq_cb(Payload& trans, const tlm::tlm_phase& phase);
     void send_responses(unsigned index);
     void response_completed(unsigned index, Payload& trans);
