@@ -107,20 +107,31 @@ void AtTargetPort::accept(unsigned index, Payload& trans) {
 
 void AtTargetPort::respond(unsigned index, Payload& trans) {
     Socket& s = socket(index);
-    s.responses.push_back(&trans);
     if (s.in_call) {
+        s.responses.push_back(&trans);
         // No BEGIN_RESP before the forward call has returned: one delta later.
         m_peq.notify(trans, tlm::BEGIN_RESP, SC_ZERO_TIME);
         return;
     }
-    send_responses(index);
+    send_responses(index, &trans);
 }
 
-void AtTargetPort::send_responses(unsigned index) {
+void AtTargetPort::send_responses(unsigned index, Payload* ready) {
     Socket& s = m_sockets[index];
-    while (s.responding == nullptr && !s.responses.empty()) {
-        Payload* t = s.responses.front();
-        s.responses.pop_front();
+    // `ready` (a response just made) queues behind the others; when the socket
+    // is idle it goes at once, without a trip through the queue.
+    if (ready != nullptr && (s.responding != nullptr || !s.responses.empty())) {
+        s.responses.push_back(ready);
+        ready = nullptr;
+    }
+    while (s.responding == nullptr && (ready != nullptr || !s.responses.empty())) {
+        Payload* t = ready;
+        if (t != nullptr)
+            ready = nullptr;
+        else {
+            t = s.responses.front();
+            s.responses.pop_front();
+        }
         s.responding = t;
         if (m_cb.response_started) m_cb.response_started(index, *t);
         tlm::tlm_phase ph = tlm::BEGIN_RESP;

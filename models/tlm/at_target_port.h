@@ -82,7 +82,8 @@ private:
     Socket& socket(unsigned index) { return index < m_sockets.size() ? m_sockets[index] : grow(index); }
     Socket& grow(unsigned index);
     void peq_cb(Payload& trans, const tlm::tlm_phase& phase);
-    void send_responses(unsigned index);
+    /// Sends the queued responses of `index` in order, then `ready` (if any), while the socket is free.
+    void send_responses(unsigned index, Payload* ready = nullptr);
     void response_completed(unsigned index, Payload& trans);
     void error(const std::string& what) const;
 
