@@ -1,5 +1,6 @@
 #include "models/core/ndp_core.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
@@ -7,6 +8,7 @@
 
 #include "models/common/hex.h"
 #include "models/protocol/tlm/syncron_extension.h"
+#include "models/tlm/borrowed_extension.h"
 #include "models/tlm/payload_fill.h"
 
 namespace syncron {
@@ -120,13 +122,12 @@ void NdpCore::timed(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned
     fill_payload(t, cmd, addr, data, len);
     sc_core::sc_time delay = m_qk.get_local_time();
     const sc_core::sc_time begin = sc_core::sc_time_stamp() + delay;
-    if (atomic) t.set_extension(atomic);
-    if (coherence) t.set_extension(coherence);
-    if (m_server_mailbox) t.set_extension(&m_sync_tag);
-    bus->b_transport(t, delay);
-    if (atomic) t.clear_extension(atomic); // caller-owned
-    if (coherence) t.clear_extension(coherence);
-    if (m_server_mailbox) t.clear_extension(&m_sync_tag);
+    {
+        const BorrowedExtension<AtomicExtension> a(t, atomic); // caller-owned
+        const BorrowedExtension<CoherenceExtension> c(t, coherence);
+        const BorrowedExtension<SyncTrafficExtension> tag(t, m_server_mailbox ? &m_sync_tag : nullptr);
+        bus->b_transport(t, delay);
+    }
     m_qk.set(delay);
     if (m_trace) trace_memory(cmd, addr, len, begin, sc_core::sc_time_stamp() + delay, false);
     if (t.is_response_error())
@@ -392,11 +393,12 @@ bool NdpCore::send(uint64_t dest, const Message& m, bool sync) {
 
     tlm::tlm_generic_payload& t = m_lt_trans;
     fill_payload(t, tlm::TLM_WRITE_COMMAND, dest, data.data(), kWireBytes);
-    t.set_extension(&ext);
     const sc_core::sc_time issued = m_qk.get_local_time();
     sc_core::sc_time delay = issued;
-    bus->b_transport(t, delay);
-    t.clear_extension(&ext); // stack-owned: the payload must not delete it
+    {
+        const BorrowedExtension<SyncronExtension> borrowed(t, &ext); // stack-owned
+        bus->b_transport(t, delay);
+    }
     // A req_sync request waits for its reply anyway; a posted message
     // (req_async, a server's reply) costs the core its issue cycle only, as
     // in AT, where the core goes on once the crossbar has taken the request.
@@ -445,14 +447,26 @@ std::optional<Message> NdpCore::exchange(uint64_t dest, const Message& m, Opcode
 }
 
 std::optional<Message> NdpCore::await_reply(const sc_core::sc_time& issued) {
-    // req_sync commits only on the ACK: catch up with simulated time, then
-    // wait. In AT an error response to the request ends the wait too (and
+    // req_sync commits only on the ACK. AT: catch up with simulated time,
+    // then wait; an error response to the request ends the wait too (and
     // the pending compute time is waited off first, for schemes that did
     // not send a transaction).
-    if (m_timing == Timing::lt)
-        m_qk.sync();
-    else
-        catch_up();
+    if (m_timing == Timing::lt) {
+        // The SE serves an LT request inside the sender's call: a grant that
+        // is already in costs no process switch (the core only moves its
+        // local time to the grant's arrival). Otherwise the core waits for
+        // the grant without first syncing its quantum (one switch, not two),
+        // keeping its own time aside: it goes on from the later of the two.
+        if (auto reply = reply_if_arrived(issued)) return reply;
+        const sc_core::sc_time mine = local_time();
+        m_awaiting = true;
+        while (!m_reply) sc_core::wait(m_reply_event);
+        m_awaiting = false;
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        m_qk.set(std::max({mine, m_reply_time, now}) - now);
+        return reply_if_arrived(issued);
+    }
+    catch_up();
     while (!m_reply && !m_sync_failed) sc_core::wait(m_reply_event);
     if (!m_reply) {
         // AT: the request was rejected after its END_REQ (reported by at_response).
@@ -676,7 +690,8 @@ tlm::tlm_response_status NdpCore::accept(const Message& m, const sc_core::sc_tim
     ++m_stats.messages_received[static_cast<unsigned>(m.op)];
     if (m_trace) m_trace->on_message({src, Endpoint::core(m_unit, m_local_id), m, sent, arrival});
     m_expected.reset(); // a second reply is an error
-    m_reply_event.notify(delay);
+    // LT: a grant served inside the core's own request needs no wake-up.
+    if (m_timing == Timing::at || m_awaiting) m_reply_event.notify(delay);
     return tlm::TLM_OK_RESPONSE;
 }
 

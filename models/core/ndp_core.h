@@ -315,6 +315,7 @@ private:
     std::optional<Message> m_reply;
     sc_core::sc_time m_reply_time;
     sc_core::sc_event m_reply_event;
+    bool m_awaiting = false; ///< LT: the core is suspended until a reply comes
 
     // AT bus side.
     Timing m_timing = Timing::lt;

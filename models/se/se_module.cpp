@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/tlm/borrowed_extension.h"
 #include "models/tlm/payload_fill.h"
 
 namespace syncron {
@@ -101,16 +102,22 @@ void SeModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": rejected message: " + why).c_str());
         return;
     }
-    // The message enters the SPU buffer at the sender's local time; the
-    // target never waits (loosely-timed).
     const Arrival a{sc_core::sc_time_stamp() + delay, m_seq++, msg};
     if (m_trace) trace_arrival(trans, msg, a.time);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (m_timing == Timing::lt && level_of(msg.op) != Level::global && level_of(msg.op) != Level::overflow) {
+        serve_now(a); // a core's message: served in the caller's context
+        return;
+    }
+    // AT, and LT messages between SEs: the message enters the SPU buffer at
+    // the sender's time and the SPU thread takes it then. (Served in the
+    // sender's call, a round trip to the Master SE would advance this SE's
+    // state by its whole latency at once, ahead of its own cores' messages.)
     // waiting_at() <= the buffer's size: count only when the size could reach the limit.
     if (m_buffer.size() >= m_params.buffer_messages && waiting_at(a.time) >= m_params.buffer_messages)
         ++m_stats.buffer_full_events;
     m_buffer.insert(a); // sorted; (time, seq) is unique
     m_arrival.notify(delay);
-    trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 unsigned SeModule::transport_dbg(tlm::tlm_generic_payload& trans) {
@@ -202,13 +209,78 @@ double SeModule::st_occupancy_avg(const sc_time& now) const {
     return (m_stats.st_occupancy_integral_ns + tail) / total_ns;
 }
 
+sc_time SeModule::service(const Message& msg, const sc_time& start) {
+    note_st_change(start);
+    m_result.clear();
+    m_mem_delay = SC_ZERO_TIME;
+    m_msg_start = start;
+    m_core.handle_validated(msg, m_result); // decode() validated it on arrival
+    note_st_change(start);
+    m_stats.st_max = std::max(m_stats.st_max, m_core.table().occupancy());
+    ++m_stats.processed;
+    if (!m_result.ok()) SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + m_result.error).c_str());
+    // Service time: the SPU's per-message cycles (which cover one ST
+    // access), further ST accesses, indexing-counter accesses and the
+    // syncronVar memory accesses of the overflow path.
+    const SeCost& c = m_result.cost;
+    const unsigned cycles = m_params.cycles_per_message * c.messages +
+                            m_params.st_cycles * (c.st_accesses > 1 ? c.st_accesses - 1 : 0) +
+                            m_params.counter_cycles * c.counter_accesses;
+    const sc_time busy = m_cycle * cycles + m_mem_delay;
+    m_stats.spu_busy += busy;
+    return busy;
+}
+
+void SeModule::serve_now(const Arrival& a) {
+    // A message that reaches this SE while it is still emitting (a reply to
+    // its own message) waits its turn, in call order.
+    m_lt_pending.push_back(a);
+    if (m_lt_serving) return;
+    m_lt_serving = true;
+    try {
+        while (!m_lt_pending.empty()) {
+            const Arrival next = m_lt_pending.front();
+            m_lt_pending.pop_front();
+            serve_lt(next);
+        }
+    } catch (...) { // an error report: the run stops, the SE stays usable for its statistics
+        m_lt_pending.clear();
+        m_lt_serving = false;
+        throw;
+    }
+    m_lt_serving = false;
+}
+
+void SeModule::serve_lt(const Arrival& a) {
+    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time base = m_cycle * m_params.cycles_per_message;
+    const sc_time ready = std::max(a.time, m_var_clock.ready(a.msg));
+    // The start is chosen for one message's base service; a longer one (ST
+    // accesses, the overflow path's memory) is booked from the first gap
+    // that holds it, and its replies leave from that gap's end.
+    sc_time start = m_spu_timeline.earliest_start(ready, base);
+    // Buffer statistics: LT keeps no buffer; the messages ahead of this one
+    // are estimated from its queueing delay in base services.
+    const unsigned waiting = static_cast<unsigned>((start - ready).value() / base.value());
+    if (waiting >= m_params.buffer_messages) ++m_stats.buffer_full_events;
+    m_stats.buffer_max = std::max(m_stats.buffer_max, waiting + 1);
+
+    const sc_time busy = service(a.msg, start);
+    start = m_spu_timeline.book(start, busy);
+    m_spu_timeline.prune(now);
+    const sc_time end = start + busy;
+    m_spu_free = std::max(m_spu_free, end);
+    const sc_time leave = m_var_clock.served(a.msg, m_result.out, end);
+    m_var_clock.prune(now);
+    if (m_trace) trace_service(a.msg, a.time, start, end, waiting + 1);
+    for (const auto& o : m_result.out) emit(o, leave - now);
+}
+
 void SeModule::spu() {
-    // Messages are served in arrival order, each starting when it has
-    // arrived and the SPU is free. LT: a message that arrived by now precedes
-    // anything still to come (later arrivals are stamped now or later), so it
-    // is served at once at its start time, which may lie ahead, and its
-    // replies are annotated with that offset: the SPU waits only for
-    // arrivals. AT: the SPU waits for every arrival and every service.
+    // Messages are served in arrival order. AT: each starts when it has
+    // arrived and the SPU is free; the SPU waits for every arrival and every
+    // service. LT: only messages between SEs come here, each served once its
+    // arrival time has come (serve_lt books the SPU).
     for (;;) {
         while (m_buffer.empty()) wait(m_arrival);
         const sc_time now = sc_core::sc_time_stamp();
@@ -217,8 +289,14 @@ void SeModule::spu() {
             wait(next.time - now, m_arrival); // an earlier message may still come
             continue;
         }
+        if (m_timing == Timing::lt) {
+            const Arrival a = next;
+            m_buffer.pop_front();
+            serve_now(a);
+            continue;
+        }
         const sc_time start = std::max(next.time, m_spu_free);
-        if (m_timing == Timing::at && start > now) {
+        if (start > now) {
             wait(start - now, m_arrival);
             continue;
         }
@@ -228,38 +306,13 @@ void SeModule::spu() {
         m_stats.buffer_max = std::max(m_stats.buffer_max, waiting);
         const Arrival a = next;
         m_buffer.pop_front();
-        if (m_timing == Timing::at) release_withheld(); // a buffer slot is free again
+        release_withheld(); // a buffer slot is free again
 
-        note_st_change(start);
-        m_result.clear();
-        m_mem_delay = SC_ZERO_TIME;
-        m_msg_start = start;
-        m_core.handle_validated(a.msg, m_result); // decode() validated it on arrival
-        note_st_change(start);
-        m_stats.st_max = std::max(m_stats.st_max, m_core.table().occupancy());
-        ++m_stats.processed;
-
-        if (!m_result.ok()) SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + m_result.error).c_str());
-
-        // Service time: the SPU's per-message cycles (which cover one ST
-        // access), further ST accesses, indexing-counter accesses and the
-        // syncronVar memory accesses of the overflow path.
-        const SeCost& c = m_result.cost;
-        const unsigned cycles = m_params.cycles_per_message * c.messages +
-                                m_params.st_cycles * (c.st_accesses > 1 ? c.st_accesses - 1 : 0) +
-                                m_params.counter_cycles * c.counter_accesses;
-        const sc_time service = m_cycle * cycles + m_mem_delay;
-        m_stats.spu_busy += service;
-        m_spu_free = start + service;
+        m_spu_free = start + service(a.msg, start);
         if (m_trace) trace_service(a.msg, a.time, start, m_spu_free, waiting);
-        if (m_timing == Timing::lt) {
-            const sc_time offset = m_spu_free - sc_core::sc_time_stamp();
-            for (const auto& o : m_result.out) emit(o, offset);
-        } else {
-            // Memory accesses already took their time in AT.
-            if (m_spu_free > sc_core::sc_time_stamp()) wait(m_spu_free - sc_core::sc_time_stamp());
-            for (const auto& o : m_result.out) emit(o, SC_ZERO_TIME);
-        }
+        // Memory accesses already took their time.
+        if (m_spu_free > sc_core::sc_time_stamp()) wait(m_spu_free - sc_core::sc_time_stamp());
+        for (const auto& o : m_result.out) emit(o, SC_ZERO_TIME);
     }
 }
 
@@ -311,10 +364,11 @@ void SeModule::emit(const Outgoing& o, const sc_time& delay) {
     ext.src = Endpoint::se(m_unit);
     ext.sent = sc_core::sc_time_stamp() + delay;
     fill_message(trans, o, data.data());
-    trans.set_extension(&ext);
     sc_time d = delay;
-    (to_core ? to_cores : to_ses)->b_transport(trans, d);
-    trans.clear_extension(&ext);
+    {
+        const BorrowedExtension<SyncronExtension> borrowed(trans, &ext); // stack-owned
+        (to_core ? to_cores : to_ses)->b_transport(trans, d);
+    }
     if (trans.is_response_error()) report_delivery_error(trans);
 }
 
@@ -330,36 +384,37 @@ void SeModule::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, un
     // SPU's decode and ST cycles.
     tlm::tlm_generic_payload& trans = m_timing == Timing::at ? m_pool.acquire() : m_lt_trans;
     fill_payload(trans, cmd, addr, data, len);
-    trans.set_extension(&m_sync_tag); // member-owned: cleared before the payload is reused
-    if (m_timing == Timing::lt) {
-        sc_time d = (m_msg_start - sc_core::sc_time_stamp()) + m_mem_delay + m_cycle * m_params.cycles_per_message;
-        const sc_time before = d;
-        to_mem->b_transport(trans, d);
-        m_last_mem_latency = d - before;
-        m_mem_delay += m_last_mem_latency;
-    } else {
-        const sc_time start = m_msg_start + m_cycle * m_params.cycles_per_message + m_mem_delay;
-        if (start > sc_core::sc_time_stamp()) wait(start - sc_core::sc_time_stamp());
-        const sc_time t0 = sc_core::sc_time_stamp();
-        m_mem_pending = true;
-        m_out_port.send(kToMem, trans);
-        while (m_mem_pending) wait(m_mem_done);
-        m_last_mem_latency = sc_core::sc_time_stamp() - t0;
-        m_mem_delay += m_last_mem_latency;
+    {
+        const BorrowedExtension<SyncTrafficExtension> tag(trans, &m_sync_tag); // member-owned
+        if (m_timing == Timing::lt) {
+            sc_time d = (m_msg_start - sc_core::sc_time_stamp()) + m_mem_delay + m_cycle * m_params.cycles_per_message;
+            const sc_time before = d;
+            to_mem->b_transport(trans, d);
+            m_last_mem_latency = d - before;
+            m_mem_delay += m_last_mem_latency;
+        } else {
+            const sc_time start = m_msg_start + m_cycle * m_params.cycles_per_message + m_mem_delay;
+            if (start > sc_core::sc_time_stamp()) wait(start - sc_core::sc_time_stamp());
+            const sc_time t0 = sc_core::sc_time_stamp();
+            m_mem_pending = true;
+            m_out_port.send(kToMem, trans);
+            while (m_mem_pending) wait(m_mem_done);
+            m_last_mem_latency = sc_core::sc_time_stamp() - t0;
+            m_mem_delay += m_last_mem_latency;
+        }
+        ++m_stats.mem_accesses;
+        if (m_trace) {
+            MemoryRecord rec;
+            rec.initiator = Endpoint::se(m_unit);
+            rec.addr = addr;
+            rec.size = len;
+            rec.write = cmd == tlm::TLM_WRITE_COMMAND;
+            rec.at = m_timing == Timing::at;
+            rec.end = rec.begin_resp = m_msg_start + m_cycle * m_params.cycles_per_message + m_mem_delay;
+            rec.begin = rec.end_req = rec.end - m_last_mem_latency;
+            m_trace->on_memory(rec);
+        }
     }
-    ++m_stats.mem_accesses;
-    if (m_trace) {
-        MemoryRecord rec;
-        rec.initiator = Endpoint::se(m_unit);
-        rec.addr = addr;
-        rec.size = len;
-        rec.write = cmd == tlm::TLM_WRITE_COMMAND;
-        rec.at = m_timing == Timing::at;
-        rec.end = rec.begin_resp = m_msg_start + m_cycle * m_params.cycles_per_message + m_mem_delay;
-        rec.begin = rec.end_req = rec.end - m_last_mem_latency;
-        m_trace->on_memory(rec);
-    }
-    trans.clear_extension(&m_sync_tag);
     if (trans.is_response_error())
         SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": syncronVar access failed at address " +
                                    std::to_string(addr) + " (" + trans.get_response_string() + ")")

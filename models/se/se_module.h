@@ -30,9 +30,11 @@
 #include "models/protocol/tlm/traffic_class.h"
 #include "models/protocol/wire_format.h"
 #include "models/se/core/se_core.h"
+#include "models/se/lt_var_clock.h"
 #include "models/tlm/at_initiator_port.h"
 #include "models/tlm/at_target_port.h"
 #include "models/tlm/payload_pool.h"
+#include "models/tlm/resource_timeline.h"
 #include "models/tlm/trace_sink.h"
 
 namespace syncron {
@@ -93,6 +95,15 @@ private:
     /// The message of `trans`; `check` = false skips validation (already done on arrival).
     bool decode(tlm::tlm_generic_payload& trans, Message& msg, std::string& why, bool check = true) const;
     void spu();
+    /// LT: serves `a` at once in the caller's context (docs/timing.md, "The SE
+    /// in LT"): the SPU is booked on its timeline no earlier than the arrival
+    /// and what the variable's clock holds, and the replies leave annotated.
+    void serve_lt(const Arrival& a);
+    /// serve_lt, or queued behind the message this SE is serving (re-entry).
+    void serve_now(const Arrival& a);
+    /// The SPU work common to both styles: runs the message through SeCore
+    /// starting at `start` and returns its service time.
+    sc_core::sc_time service(const Message& msg, const sc_core::sc_time& start);
     void emit(const Outgoing& o, const sc_core::sc_time& delay);
     void note_st_change(const sc_core::sc_time& at);
     void trace_arrival(const tlm::tlm_generic_payload& t, const Message& msg, const sc_core::sc_time& arrived);
@@ -167,6 +178,14 @@ private:
     sc_core::sc_time m_msg_start;        // when the SPU started the current message
     sc_core::sc_time m_last_mem_latency; // of the last syncronVar access, for traces
     sc_core::sc_time m_spu_free;         // when the SPU finishes its last message
+
+    // LT direct service: messages that reach the SE while it serves one (a
+    // reply to its own emit) wait here in call order; the SPU's booked time;
+    // what later messages must not overtake per variable.
+    std::deque<Arrival> m_lt_pending;
+    bool m_lt_serving = false;
+    ResourceTimeline m_spu_timeline;
+    LtVarClock m_var_clock;
 };
 
 } // namespace syncron
