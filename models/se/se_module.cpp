@@ -203,20 +203,20 @@ void SeModule::note_st_change(const sc_time& at) {
 double SeModule::st_occupancy_avg(const sc_time& now) const {
     const double total_ns = now.to_seconds() * 1e9;
     if (total_ns <= 0) return 0;
-    // The SPU may have run ahead of `now` (LT decoupling): no tail then.
+    if (m_timing == Timing::lt) return m_lt_occupancy.integral_ns(now) / total_ns;
+    // The SPU may have run ahead of `now`: no tail then.
     const double tail =
         now > m_stats.last_change ? m_core.table().occupancy() * (now - m_stats.last_change).to_seconds() * 1e9 : 0.0;
     return (m_stats.st_occupancy_integral_ns + tail) / total_ns;
 }
 
+unsigned SeModule::st_max() const { return m_timing == Timing::lt ? m_lt_occupancy.max() : m_stats.st_max; }
+
 sc_time SeModule::service(const Message& msg, const sc_time& start) {
-    note_st_change(start);
     m_result.clear();
     m_mem_delay = SC_ZERO_TIME;
     m_msg_start = start;
     m_core.handle_validated(msg, m_result); // decode() validated it on arrival
-    note_st_change(start);
-    m_stats.st_max = std::max(m_stats.st_max, m_core.table().occupancy());
     ++m_stats.processed;
     if (!m_result.ok()) SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + m_result.error).c_str());
     // Service time: the SPU's per-message cycles (which cover one ST
@@ -265,8 +265,12 @@ void SeModule::serve_lt(const Arrival& a) {
     if (waiting >= m_params.buffer_messages) ++m_stats.buffer_full_events;
     m_stats.buffer_max = std::max(m_stats.buffer_max, waiting + 1);
 
+    const unsigned occupied = m_core.table().occupancy();
     const sc_time busy = service(a.msg, start);
     start = m_spu_timeline.book(start, busy);
+    // The ST's occupancy in simulated time, not in the order of the calls.
+    m_lt_occupancy.change(start, static_cast<int>(m_core.table().occupancy()) - static_cast<int>(occupied));
+    m_lt_occupancy.settle(now);
     m_spu_timeline.prune(now);
     const sc_time end = start + busy;
     m_spu_free = std::max(m_spu_free, end);
@@ -308,7 +312,9 @@ void SeModule::spu() {
         m_buffer.pop_front();
         release_withheld(); // a buffer slot is free again
 
+        note_st_change(start);
         m_spu_free = start + service(a.msg, start);
+        m_stats.st_max = std::max(m_stats.st_max, m_core.table().occupancy());
         if (m_trace) trace_service(a.msg, a.time, start, m_spu_free, waiting);
         // Memory accesses already took their time.
         if (m_spu_free > sc_core::sc_time_stamp()) wait(m_spu_free - sc_core::sc_time_stamp());

@@ -30,6 +30,7 @@
 #include "models/protocol/tlm/traffic_class.h"
 #include "models/protocol/wire_format.h"
 #include "models/se/core/se_core.h"
+#include "models/se/lt_occupancy.h"
 #include "models/se/lt_var_clock.h"
 #include "models/tlm/at_initiator_port.h"
 #include "models/tlm/at_target_port.h"
@@ -52,7 +53,7 @@ public:
         sc_core::sc_time spu_busy;       ///< total SPU service time
         unsigned buffer_max = 0;         ///< most messages waiting at once
         uint64_t buffer_full_events = 0; ///< arrivals that found buffer_messages already waiting (back-pressure in AT)
-        unsigned st_max = 0;             ///< most ST entries occupied at once
+        unsigned st_max = 0;             ///< AT: most ST entries occupied at once (both timings: st_max())
         uint64_t mem_accesses = 0;       ///< syncronVar reads and writes
         double st_occupancy_integral_ns = 0; ///< ST entries x ns, for the time average
         sc_core::sc_time last_change;
@@ -80,6 +81,8 @@ public:
     const SeParams& params() const { return m_params; }
     /// Time-weighted average ST occupancy (entries) up to `now`.
     double st_occupancy_avg(const sc_core::sc_time& now) const;
+    /// Most ST entries occupied at once, in simulated time.
+    unsigned st_max() const;
     sc_core::sc_time cycle() const { return m_cycle; }
 
 private:
@@ -186,6 +189,7 @@ private:
     bool m_lt_serving = false;
     ResourceTimeline m_spu_timeline;
     LtVarClock m_var_clock;
+    LtOccupancy m_lt_occupancy;
 };
 
 } // namespace syncron

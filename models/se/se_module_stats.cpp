@@ -13,9 +13,9 @@ void SeModule::report_stats(const StatContext& ctx, nlohmann::json& out) const {
     out["messages_processed"] = stats().processed;
     out["st_entries"] = params().st_entries;
     out["st_occupancy_avg"] = st_occupancy_avg(end);
-    out["st_occupancy_max"] = stats().st_max;
+    out["st_occupancy_max"] = st_max();
     out["st_occupancy_avg_pct"] = 100.0 * st_occupancy_avg(end) / st_cap;
-    out["st_occupancy_max_pct"] = 100.0 * stats().st_max / st_cap;
+    out["st_occupancy_max_pct"] = 100.0 * st_max() / st_cap;
     out["syncronvar_memory_accesses"] = stats().mem_accesses;
     out["buffer_max"] = stats().buffer_max;
     out["buffer_full_events"] = stats().buffer_full_events;

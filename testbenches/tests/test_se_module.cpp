@@ -299,7 +299,7 @@ TEST_CASE("SE alone: a lock acquire as 18 plain wire bytes is granted after the 
     CHECK(b.se.stats().processed == 1);
     CHECK(b.se.stats().rejected == 0);
     CHECK(b.se.stats().spu_busy == ns(15));
-    CHECK(b.se.stats().st_max == 1);
+    CHECK(b.se.st_max() == 1);
     CHECK(b.se.core().table().occupancy() == 1); // the lock is held
 }
 
@@ -506,7 +506,7 @@ TEST_CASE("SE alone: with no ST entries the Master SE serves a lock from syncron
     CHECK(b.mem.log[2].arrival == ns(176) + ns(12)); // second acquire waited for the SPU
     CHECK(b.mem.log[3].arrival == ns(176) + ns(42));
     CHECK(b.se.stats().mem_accesses == 8);
-    CHECK(b.se.stats().st_max == 0);
+    CHECK(b.se.st_max() == 0);
 
     // In memory while core 2 held the lock and core 5 waited.
     REQUIRE(image_mid.size() == layout.bytes());
