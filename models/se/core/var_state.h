@@ -44,20 +44,22 @@ struct VarState {
 
     void reset(Primitive k, unsigned cores, unsigned ses) {
         kind = k;
-        local.clear();
+        // resize() then reset(): an entry reused for the same platform keeps
+        // its storage (clear() + resize() would refill it every time).
         local.resize(cores);
-        global.clear();
+        local.reset();
         global.resize(ses);
+        global.reset();
         remote.clear();
-        overflowed.clear();
         overflowed.resize(ses);
+        overflowed.reset();
         overflow_acquires.clear();
         info = 0;
         request_info = 0;
         pending = false;
         confirmations_due = 0;
-        deferred_release.clear();
         deferred_release.resize(cores);
+        deferred_release.reset();
         rr_local = rr_global = 0;
         local_grants = 0;
     }
