@@ -17,10 +17,17 @@ the differences recorded once from a known simulator:
     a claim with a number passes the same way with 5%;
     an order claim passes when it holds in the same groups in LT and AT (or
     differs in no group its baseline did not already differ in).
+
+`--lt-set KEY=VALUE` adds settings to the LT runs only (`--lt-set
+core.quantum_ns=500`: LT at that quantum against the unchanged AT), and
+`--at-cache DIR` keeps the AT results, keyed by the run's arguments and the
+simulator binary's SHA-256, so that a series of LT settings (the quantum
+curve, workflow/lib/quantum_curve.py) runs AT once.
 """
 import argparse
 import concurrent.futures
 import fnmatch
+import hashlib
 import json
 import os
 import re
@@ -98,13 +105,35 @@ def plan(figure_dir, only=()):
     return groups
 
 
-def runs_of(groups):
-    """{(key, timing): arguments}: each distinct point once per timing, in plan order."""
+def parse_settings(items):
+    """`--lt-set KEY=VALUE` arguments -> {KEY: VALUE}, in the order given (a later KEY wins)."""
+    out = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key or key == "timing" or any(c.isspace() for c in key):
+            raise AgreementError(f"--lt-set {item}: expected KEY=VALUE, a setting other than timing "
+                                 "(--lt-set core.quantum_ns=500)")
+        out.pop(key, None)
+        out[key] = value
+    return out
+
+
+def settings_text(settings):
+    """The LT settings as the command line gives them: `--set core.quantum_ns=500`."""
+    return " ".join(f"--set {k}={sweeps.text(v)}" for k, v in (settings or {}).items())
+
+
+def runs_of(groups, lt_set=None):
+    """{(key, timing): arguments}: each distinct point once per timing, in plan order. `lt_set` ({name: value})
+    is added to the LT runs only, replacing the point's own value of a setting it names; the key stays the
+    point's (its baseline is the same)."""
+    extra = {"lt": dict(lt_set or {}), "at": {}}
     out = {}
     for _, _, pts in groups:
         for _, p in pts:
             for t in TIMINGS:
-                out.setdefault((key_of(p), t), sweeps.arguments(dict(untimed(p), timing=t)))
+                out.setdefault((key_of(p), t), sweeps.arguments({**untimed(p), "timing": t, **extra[t]}))
     return out
 
 
@@ -148,21 +177,82 @@ def run(sim, args, path, timeout):
     return {"error": error, "stats": stats}
 
 
-def run_all(sim, runs, jobs, timeout):
-    """{(key, timing): run result}, `jobs` simulations at a time; the outputs live in a temporary directory."""
+def simulator_id(sim):
+    """The SHA-256 of the simulator binary: a rebuilt simulator is another one, a copied one the same."""
+    h = hashlib.sha256()
+    try:
+        with open(sim, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    except OSError as e:
+        raise AgreementError(f"{sim}: cannot read the simulator: {e.strerror}") from None
+    return h.hexdigest()
+
+
+class AtCache:
+    """AT results kept in a directory, one JSON file per run, keyed by the simulator binary's hash and the
+    run's arguments. AT does not depend on the LT settings, so a series of LT settings runs AT once. Only
+    successful runs are kept (a timeout or a crash is run again)."""
+
+    def __init__(self, directory, sim):
+        self.directory = directory
+        self.simulator = simulator_id(sim)
+
+    def path(self, args):
+        digest = hashlib.sha256(json.dumps([self.simulator, list(args)]).encode()).hexdigest()[:32]
+        return os.path.join(self.directory, f"at-{digest}.json")
+
+    def get(self, args):
+        """The cached run result, or None."""
+        try:
+            with open(self.path(args)) as f:
+                data = json.load(f)
+        except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict) or data.get("simulator") != self.simulator \
+                or data.get("args") != list(args) or not isinstance(data.get("stats"), dict):
+            return None
+        return {"error": None, "stats": data["stats"]}
+
+    def put(self, args, result):
+        if result["error"] is None and result["stats"] is not None:
+            write_atomic(self.path(args), json.dumps({"simulator": self.simulator, "args": list(args),
+                                                      "stats": result["stats"]}) + "\n")
+
+
+def run_all(sim, runs, jobs, timeout, cache=None):
+    """{(key, timing): run result}, `jobs` simulations at a time; the outputs live in a temporary directory.
+    With `cache` (an AtCache), an AT run found there is not run, and an AT run made is kept there."""
     results = {}
+    todo = {}
+    for rk, args in runs.items():
+        hit = cache.get(args) if cache is not None and rk[1] == "at" else None
+        if hit is not None:
+            results[rk] = hit
+        else:
+            todo[rk] = args
+    if cache is not None:
+        print(f"{len(results)} AT runs from the cache {cache.directory}", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="lt-at-agreement-") as tmp, \
             concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = {pool.submit(run, sim, args, os.path.join(tmp, f"{i}.json"), timeout): rk
-                   for i, (rk, args) in enumerate(runs.items())}
+                   for i, (rk, args) in enumerate(todo.items())}
         for n, f in enumerate(concurrent.futures.as_completed(futures), 1):
             rk = futures[f]
             results[rk] = f.result()
             if results[rk]["error"]:
                 print(f"failed: {rk[0]} --timing {rk[1]}: {results[rk]['error']}", file=sys.stderr)
+            elif cache is not None and rk[1] == "at":
+                cache.put(todo[rk], results[rk])
             if n % 50 == 0 or n == len(futures):
                 print(f"{n}/{len(futures)} runs", file=sys.stderr)
     return results
+
+
+def cpu_seconds(result):
+    """The run's host CPU seconds (`host.run_cpu_seconds` of its statistics), or None."""
+    v = ((result.get("stats") or {}).get("host") or {}).get("run_cpu_seconds")
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
 def relative(lt, at):
@@ -214,7 +304,8 @@ def point_rows(groups, results, baseline):
             error = "; ".join(errors) or None
             rows.append({"group": group, "label": label, "key": key, "lt": vlt, "at": vat, "diff": diff,
                          "baseline": b, "pass": ok, "error": error,
-                         "verdict": verdict(ok, diff, b, POINT_TOLERANCE, error)})
+                         "verdict": verdict(ok, diff, b, POINT_TOLERANCE, error),
+                         "lt_cpu_seconds": cpu_seconds(lt), "at_cpu_seconds": cpu_seconds(at)})
     return rows
 
 
@@ -415,22 +506,48 @@ def worst(prows, n=WORST):
     return sorted(distinct(prows), key=lambda r: (r["diff"] is not None, -abs(r["diff"] or 0), r["key"]))[:n]
 
 
-def summary(prows, crows, simulator=""):
-    """The counts and the worst differences, as data (agreement.json) and as a sentence."""
+def beyond(rows, tolerance):
+    """The rows whose |LT/AT - 1| is beyond the bare tolerance (no baseline allowance), or that have none."""
+    return [r for r in rows if r.get("diff") is None or abs(r["diff"]) > tolerance + 1e-12]
+
+
+def percent_of(n, total):
+    return 100.0 * n / total if total else 0.0
+
+
+def summary(prows, crows, simulator="", lt_set=None):
+    """The counts and the worst differences, as data (agreement.json) and as a sentence. Beside the verdicts
+    (the baseline rule): the LT settings, the host CPU seconds of the runs (each point once), the points and
+    claims beyond the bare tolerance and |LT/AT - 1| over the points."""
     pts = distinct(prows)
     failed_pts = [r for r in pts if not r["pass"]]
     values = [r for r in crows if r["kind"] == "value"]
     orders = [r for r in crows if r["kind"] == "order"]
     top = worst(prows, 1)
     top_claim = sorted(values, key=lambda r: (r.get("diff") is not None, -abs(r.get("diff") or 0)))[:1]
+    diffs = [abs(r["diff"]) for r in pts if r["diff"] is not None]
+    cpu = {t: [r.get(f"{t}_cpu_seconds") for r in pts] for t in TIMINGS}
+    claims_failed = sum(1 for r in crows if not r["pass"])
+    extra = {"lt_set": dict(lt_set or {}),
+             "lt_cpu_seconds": sum(v for v in cpu["lt"] if v is not None),
+             "at_cpu_seconds": sum(v for v in cpu["at"] if v is not None),
+             "cpu_seconds_missing": sum(1 for t in TIMINGS for v in cpu[t] if v is None),
+             "points_failed_percent": percent_of(len(failed_pts), len(pts)),
+             "claims_failed_percent": percent_of(claims_failed, len(crows)),
+             "points_beyond_tolerance": len(beyond(pts, POINT_TOLERANCE)),
+             "points_beyond_tolerance_percent": percent_of(len(beyond(pts, POINT_TOLERANCE)), len(pts)),
+             "claims_beyond_tolerance": len(beyond(values, CLAIM_TOLERANCE)),
+             "claims_beyond_tolerance_percent": percent_of(len(beyond(values, CLAIM_TOLERANCE)), len(values)),
+             "max_abs_diff": max(diffs) if diffs else None,
+             "mean_abs_diff": sum(diffs) / len(diffs) if diffs else None}
     return {"simulator": simulator, "points": len(pts), "runs": 2 * len(pts), "point_rows": len(prows),
             "points_failed": len(failed_pts), "claims": len(values), "order_claims": len(orders),
-            "claims_failed": sum(1 for r in crows if not r["pass"]),
+            "claims_failed": claims_failed,
             "order_claims_differing": sum(1 for r in orders if r.get("differing")),
             "worst_point": top[0]["key"] if top else None, "worst_point_diff": top[0]["diff"] if top else None,
             "worst_claim": top_claim[0]["key"] if top_claim else None,
             "worst_claim_diff": top_claim[0].get("diff") if top_claim else None,
-            "pass": not failed_pts and all(r["pass"] for r in crows)}
+            "pass": not failed_pts and all(r["pass"] for r in crows), **extra}
 
 
 def summary_line(s):
@@ -481,21 +598,40 @@ RULE = ("AT is the reference. A point passes when its throughput (`throughput_op
         "claim passes when it holds in the same groups in LT and AT (or differs only where the baseline did).")
 
 
-def short_markdown(prows, crows, simulator=""):
+def settings_lines(s):
+    """With LT settings: what LT ran with, the host CPU seconds and the bare-tolerance counts (nothing
+    without, so that the default report is as it was)."""
+    if not s["lt_set"]:
+        return []
+    line = (f"LT ran with `{settings_text(s['lt_set'])}` (AT as it is). Host CPU seconds of the simulations "
+            f"(`host.run_cpu_seconds`, each point once): LT {s['lt_cpu_seconds']:.2f} s, "
+            f"AT {s['at_cpu_seconds']:.2f} s")
+    line += f" ({s['cpu_seconds_missing']} runs without)." if s["cpu_seconds_missing"] else "."
+    line += (f" Beyond the bare tolerance (no baseline allowance): {s['points_beyond_tolerance']} of "
+             f"{s['points']} points ({s['points_beyond_tolerance_percent']:.1f} %) beyond ±15 %, "
+             f"{s['claims_beyond_tolerance']} of {s['claims']} claims "
+             f"({s['claims_beyond_tolerance_percent']:.1f} %) beyond ±5 %.")
+    if s["max_abs_diff"] is not None:
+        line += (f" |LT/AT − 1| over the points: max {s['max_abs_diff'] * 100:.1f} %, "
+                 f"mean {s['mean_abs_diff'] * 100:.1f} %.")
+    return [line, ""]
+
+
+def short_markdown(prows, crows, simulator="", lt_set=None):
     """The summary, the worst points and the claims (what docs/timing.md shows)."""
-    s = summary(prows, crows, simulator)
-    out = [summary_line(s), ""]
+    s = summary(prows, crows, simulator, lt_set)
+    out = [summary_line(s), ""] + settings_lines(s)
     out += [f"The {min(WORST, s['points'])} points furthest from AT:", "", points_table(worst(prows), True), ""]
     if crows:
         out += ["The figures' claims, evaluated on the LT and on the AT points:", "", claims_table(crows), ""]
     return "\n".join(out)
 
 
-def markdown(prows, crows, groups, simulator=""):
+def markdown(prows, crows, groups, simulator="", lt_set=None):
     """The whole report: the short one, then the reference cases and every figure's points."""
     out = ["# LT against AT: the agreement", "",
            "Generated by `scripts/lt-at-agreement` (docs/timing.md, \"LT against AT: the agreement\").", "",
-           RULE, "", short_markdown(prows, crows, simulator)]
+           RULE, "", short_markdown(prows, crows, simulator, lt_set)]
     for group, spec, _ in groups:
         mine = [r for r in prows if r["group"] == group]
         if group == REFERENCE:
@@ -507,10 +643,10 @@ def markdown(prows, crows, groups, simulator=""):
     return "\n".join(out)
 
 
-def report(prows, crows, simulator=""):
+def report(prows, crows, simulator="", lt_set=None):
     """agreement.json's content."""
     tolerance = {"point": POINT_TOLERANCE, "claim": CLAIM_TOLERANCE, "baseline_slack": EPSILON}
-    return {"summary": summary(prows, crows, simulator), "tolerance": tolerance,
+    return {"summary": summary(prows, crows, simulator, lt_set), "tolerance": tolerance,
             "points": prows, "claims": crows}
 
 
@@ -552,8 +688,13 @@ def main(argv, root):
     ap.add_argument("--only", action="append", default=[], metavar="PATTERN",
                     help="only the figures (fig10, 'fig1*') and reference cases ('reference', 'reference/lock-*') "
                     "this shell pattern names; repeatable")
-    ap.add_argument("-j", "--jobs", type=int, default=2, help="simulations at a time (default: %(default)s)")
-    ap.add_argument("--timeout", type=float, default=900, help="seconds one run may take (default: %(default)s)")
+    ap.add_argument("--lt-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a setting (--set KEY=VALUE) for the LT runs only, replacing a point's own value of it: "
+                    "--lt-set core.quantum_ns=500 compares LT at that quantum with the unchanged AT; repeatable; "
+                    "not with --record-baseline or --splice")
+    ap.add_argument("--at-cache", metavar="DIR", help="keep the AT results in DIR and take them from there when "
+                    "the simulator binary (its SHA-256) and the run's arguments are the same")
+    add_run_options(ap)
     a = ap.parse_args(argv)
     try:
         return command(a, root)
@@ -562,10 +703,20 @@ def main(argv, root):
         return 2
 
 
+def add_run_options(ap):
+    """The options of how the runs are made (scripts/quantum-curve has them too)."""
+    ap.add_argument("-j", "--jobs", type=int, default=2, help="simulations at a time (default: %(default)s)")
+    ap.add_argument("--timeout", type=float, default=900, help="seconds one run may take (default: %(default)s)")
+
+
 def command(a, root):
     figure_dir = os.path.join(root, "workflow", "figures")
     if a.record_baseline and a.only:
         raise AgreementError("--record-baseline records every point: not with --only")
+    lt_set = parse_settings(a.lt_set)
+    if lt_set and (a.record_baseline or a.splice):
+        raise AgreementError("--lt-set measures LT with other settings than its own: not with "
+                             "--record-baseline or --splice")
     # Everything that can be wrong with the inputs is found before the first run.
     simulator = version(a.sim)
     groups = plan(figure_dir, a.only)
@@ -581,18 +732,25 @@ def command(a, root):
     if a.splice:
         read_splice_target(a.splice)
 
-    runs = runs_of(groups)
+    cache = AtCache(a.at_cache, a.sim) if a.at_cache else None
+
+    runs = runs_of(groups, lt_set)
     print(f"lt-at-agreement: {len(runs) // 2} points, {len(runs)} runs, {a.jobs} at a time", file=sys.stderr)
-    results = run_all(a.sim, runs, a.jobs, a.timeout)
+    if lt_set:
+        print(f"lt-at-agreement: LT with {settings_text(lt_set)}", file=sys.stderr)
+    results = run_all(a.sim, runs, a.jobs, a.timeout, cache)
     prows, crows = evaluate(groups, results, baseline)
     recorded = None
     if a.record_baseline:
         recorded = baseline_of(prows, crows)
         if baseline is None:  # the table of a recording run compares each difference with itself
             prows, crows = evaluate(groups, results, recorded)
-    write_atomic(outputs[0], json.dumps(report(prows, crows, simulator), indent=1) + "\n")
-    write_atomic(outputs[1], markdown(prows, crows, groups, simulator))
-    print(summary_line(summary(prows, crows, simulator)), file=sys.stderr)
+    write_atomic(outputs[0], json.dumps(report(prows, crows, simulator, lt_set), indent=1) + "\n")
+    write_atomic(outputs[1], markdown(prows, crows, groups, simulator, lt_set))
+    s = summary(prows, crows, simulator, lt_set)
+    print(summary_line(s), file=sys.stderr)
+    for line in settings_lines(s)[:1]:
+        print(line, file=sys.stderr)
     print(f"lt-at-agreement: wrote {outputs[0]} and {outputs[1]}", file=sys.stderr)
     if recorded is not None:
         broken = [r["key"] for r in prows if r["error"]] + [r["key"] for r in crows if r.get("error")]

@@ -1,5 +1,6 @@
 """Unit tests of scripts/lt-at-agreement (workflow/lib/agreement.py): the tolerance and its baseline rule,
-the claims in LT against AT, the output files and the splice. A stand-in simulator replaces syncron-sim.
+the claims in LT against AT, the output files and the splice, the LT-only settings (--lt-set) and the AT
+cache; and of scripts/quantum-curve (workflow/lib/quantum_curve.py). A stand-in simulator replaces syncron-sim.
 
     python3 -m unittest discover -s workflow/tests -p test_agreement.py
 """
@@ -7,6 +8,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -16,16 +18,25 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import agreement  # noqa: E402
+import quantum_curve  # noqa: E402
 
 SCRIPT = os.path.join(ROOT, "scripts", "lt-at-agreement")
+CURVE_SCRIPT = os.path.join(ROOT, "scripts", "quantum-curve")
 
 # A stand-in for syncron-sim (a shell script: fast to start): throughput 1, 2 or 3 by scheme, LT off AT by
-# $FAKE_LT percent; the scheme 'broken' exits 1. Every run appends its arguments to $FAKE_LOG.
+# $FAKE_LT percent; the scheme 'broken' exits 1. Every run appends its arguments to $FAKE_LOG. With
+# --set core.quantum_ns=Q, LT is off by another (Q - 100) / 10 percent; the host CPU seconds are 0.040 in AT
+# and 2 / Q (0.020 at the default 100 ns) in LT. While $FAKE_LOG has at most $FAKE_EARLY lines, a run takes
+# 0.100 s more, and its LT throughput is scaled by $FAKE_EARLY_Y percent.
 FAKE_SIM = """#!/bin/sh
 [ "$1" = --version ] && echo "fake-sim 1.0" && exit 0
 echo "$*" >> "$FAKE_LOG"
+quantum=100
 while [ $# -gt 0 ]; do
-  case "$1" in --scheme) scheme=$2 ;; --timing) timing=$2 ;; --stats) stats=$2 ;; esac
+  case "$1" in
+    --scheme) scheme=$2 ;; --timing) timing=$2 ;; --stats) stats=$2 ;;
+    --set) case "$2" in core.quantum_ns=*) quantum=${2#core.quantum_ns=} ;; esac ;;
+  esac
   shift
 done
 case "$scheme" in
@@ -34,9 +45,18 @@ case "$scheme" in
   hier) y=200 ;;
   *) y=300 ;;
 esac
-[ "$timing" = lt ] && y=$((y * ${FAKE_LT:-100} / 100))
-printf '{"status": "ok", "check": {"ok": true}, "throughput_ops_per_us": %d.%02d}\\n' \\
-  $((y / 100)) $((y % 100)) > "$stats"
+ms=40
+if [ "$timing" = lt ]; then
+  y=$((y * ${FAKE_LT:-100} / 100 * (900 + quantum) / 1000))
+  ms=$((2000 / quantum))
+fi
+if [ "$(wc -l < "$FAKE_LOG")" -le "${FAKE_EARLY:-0}" ]; then
+  ms=$((ms + 100))
+  [ "$timing" = lt ] && y=$((y * ${FAKE_EARLY_Y:-100} / 100))
+fi
+format='{"status": "ok", "check": {"ok": true}, "throughput_ops_per_us": %d.%02d,'
+printf "$format"' "host": {"run_cpu_seconds": %d.%03d}}\\n' \\
+  $((y / 100)) $((y % 100)) $((ms / 1000)) $((ms % 1000)) > "$stats"
 """
 
 
@@ -106,6 +126,63 @@ class Tolerance(unittest.TestCase):
         rows = agreement.point_rows(GROUPS, results, base)
         self.assertTrue(all(r["pass"] for r in rows))
         self.assertEqual({r["verdict"] for r in rows}, {"pass", "pass (baseline)"})
+
+
+class LtSettings(unittest.TestCase):
+    def test_parse_settings(self):
+        self.assertEqual(agreement.parse_settings(["core.quantum_ns=500", "a=1", "core.quantum_ns=50"]),
+                         {"a": "1", "core.quantum_ns": "50"})  # a later KEY wins
+        self.assertEqual(agreement.parse_settings(["x="]), {"x": ""})
+        self.assertEqual(agreement.parse_settings([]), {})
+        for bad in ("core.quantum_ns", "=5", "timing=at", "a b=1"):
+            with self.assertRaises(agreement.AgreementError, msg=bad):
+                agreement.parse_settings([bad])
+        self.assertEqual(agreement.settings_text({"core.quantum_ns": "500", "b": True}),
+                         "--set core.quantum_ns=500 --set b=true")
+
+    def test_lt_settings_go_to_the_lt_runs_only(self):
+        own = dict(POINTS[0], **{"core.quantum_ns": 10})  # a point with its own value: replaced in LT
+        groups = GROUPS + [("figY", {}, [(agreement.key_of(own), own)])]
+        plain = agreement.runs_of(groups)
+        self.assertEqual(agreement.runs_of(groups, {}), plain)
+        runs = agreement.runs_of(groups, {"core.quantum_ns": "500"})
+        self.assertEqual(set(runs), set(plain))  # the same keys: the same baseline
+        for (key, timing), args in runs.items():
+            if timing == "at":
+                self.assertEqual(args, plain[(key, timing)])
+            else:
+                added = 0 if key == agreement.key_of(own) else 1  # the point's own value is replaced
+                self.assertEqual(args.count("--set"), plain[(key, timing)].count("--set") + added)
+                self.assertIn("core.quantum_ns=500", args)
+                self.assertNotIn("core.quantum_ns=10", args)
+        self.assertIn("core.quantum_ns=10", plain[(agreement.key_of(own), "at")])
+
+    def test_summary_counts_cpu_seconds_and_the_bare_tolerance(self):
+        def cpu(r, seconds):
+            r["stats"]["host"] = {"run_cpu_seconds": seconds}
+            return r
+        results = {}
+        for _, _, pts in GROUPS:
+            for _, p in pts:
+                lt = 1.2 if p["scheme"] == "ideal" else 1.0  # ideal +20 %: beyond 15 %
+                results[(agreement.key_of(p), "lt")] = cpu(result(SPEED[p["scheme"]] * lt), 0.5)
+                results[(agreement.key_of(p), "at")] = cpu(result(SPEED[p["scheme"]]), 2.0)
+        results[(agreement.key_of(POINTS[0]), "lt")]["stats"].pop("host")
+        prows, crows = agreement.evaluate(GROUPS, results, None)
+        self.assertEqual((prows[1]["lt_cpu_seconds"], prows[1]["at_cpu_seconds"]), (0.5, 2.0))
+        s = agreement.summary(prows, crows, "sim", {"core.quantum_ns": "500"})
+        self.assertEqual(s["lt_set"], {"core.quantum_ns": "500"})
+        self.assertAlmostEqual(s["lt_cpu_seconds"], 0.5 * 7)
+        self.assertAlmostEqual(s["at_cpu_seconds"], 2.0 * 8)
+        self.assertEqual(s["cpu_seconds_missing"], 1)
+        self.assertEqual((s["points_beyond_tolerance"], s["points_beyond_tolerance_percent"]), (2, 25.0))
+        self.assertEqual(s["points_failed"], 2)
+        self.assertEqual((s["claims_beyond_tolerance"], s["claims_beyond_tolerance_percent"]), (0, 0.0))
+        self.assertAlmostEqual(s["max_abs_diff"], 0.2)
+        self.assertAlmostEqual(s["mean_abs_diff"], 0.2 * 2 / 8)
+        self.assertIn("LT ran with `--set core.quantum_ns=500` (AT as it is)", agreement.short_markdown(
+            prows, crows, "sim", {"core.quantum_ns": "500"}))
+        self.assertNotIn("LT ran with", agreement.short_markdown(prows, crows, "sim"))
 
 
 class Claims(unittest.TestCase):
@@ -348,10 +425,197 @@ class Command(unittest.TestCase):
         self.assertIn("| figA | SynCron over Central | 3.00 | 3.00 | +0.0 % | +0.0 % | pass |", text)
         self.assertNotIn("## Reference cases", text)
 
+    def lt_runs(self, lines=None):
+        return [r for r in (self.runs() if lines is None else lines) if "--timing lt" in r]
+
+    def at_runs(self, lines=None):
+        return [r for r in (self.runs() if lines is None else lines) if "--timing at" in r]
+
+    def empty_baseline(self):
+        with open(self.base, "w") as f:
+            json.dump({"points": {}, "claims": {}}, f)
+
+    def test_lt_set_measures_lt_against_the_unchanged_at(self):
+        self.empty_baseline()
+        self.assertEqual(self.cli("--baseline", self.base, "--only", "figA")[0], 0)
+        plain = self.runs()
+        md = read(os.path.join(self.out, "agreement.md"))
+        self.assertNotIn("LT ran with", md)
+        self.assertNotIn("core.quantum_ns", "".join(plain))
+        os.unlink(self.log)
+        status, _, err = self.cli("--baseline", self.base, "--only", "figA", "--lt-set", "core.quantum_ns=500")
+        self.assertEqual(status, 0, err)
+        runs = self.runs()
+        strip = lambda lines: sorted(r.split(" --stats")[0] for r in lines)  # noqa: E731
+        self.assertEqual(strip(self.at_runs(runs)), strip(self.at_runs(plain)))
+        self.assertEqual(strip(self.lt_runs(runs)), sorted(r + " --set core.quantum_ns=500"
+                                                           for r in strip(self.lt_runs(plain))))
+        report = json.loads(read(os.path.join(self.out, "agreement.json")))
+        s = report["summary"]
+        self.assertEqual(s["lt_set"], {"core.quantum_ns": "500"})
+        self.assertAlmostEqual(s["lt_cpu_seconds"], 8 * 0.004)
+        self.assertAlmostEqual(s["at_cpu_seconds"], 8 * 0.040)
+        self.assertEqual((s["points_beyond_tolerance"], s["points_beyond_tolerance_percent"]), (8, 100.0))
+        self.assertEqual(s["claims_beyond_tolerance"], 0)  # every scheme 40 % faster: the ratio is the same
+        self.assertAlmostEqual(s["max_abs_diff"], 0.4)
+        self.assertAlmostEqual(s["mean_abs_diff"], 0.4)
+        self.assertEqual({(r["lt_cpu_seconds"], r["at_cpu_seconds"]) for r in report["points"]}, {(0.004, 0.04)})
+        self.assertIn("LT ran with `--set core.quantum_ns=500` (AT as it is). Host CPU seconds of the simulations "
+                      "(`host.run_cpu_seconds`, each point once): LT 0.03 s, AT 0.32 s. Beyond the bare tolerance "
+                      "(no baseline allowance): 8 of 8 points (100.0 %) beyond ±15 %, 0 of 1 claims (0.0 %) beyond "
+                      "±5 %. |LT/AT − 1| over the points: max 40.0 %, mean 40.0 %.",
+                      read(os.path.join(self.out, "agreement.md")))
+
+    def test_lt_set_refuses_bad_settings_recording_and_splicing(self):
+        self.empty_baseline()
+        doc = os.path.join(self.d, "doc.md")
+        with open(doc, "w") as f:
+            f.write(f"{agreement.BEGIN}\n{agreement.END}\n")
+        for args, message in ((["--lt-set", "quantum"], "expected KEY=VALUE"),
+                              (["--lt-set", "timing=at"], "other than timing"),
+                              (["--lt-set", "a=1", "--record-baseline", self.base + "2"], "not with --record"),
+                              (["--lt-set", "a=1", "--splice", doc], "not with --record-baseline or --splice")):
+            status, _, err = self.cli("--baseline", self.base, *args)
+            self.assertEqual(status, 2, args)
+            self.assertIn(message, err)
+        self.assertEqual(self.runs(), [])
+
+    def test_the_at_cache_runs_at_once_per_simulator(self):
+        self.empty_baseline()
+        cache = os.path.join(self.d, "cache")
+        args = ("--baseline", self.base, "--only", "figA", "--at-cache", cache)
+        self.assertEqual(self.cli(*args, "--lt-set", "core.quantum_ns=50")[0], 0)
+        first = json.loads(read(os.path.join(self.out, "agreement.json")))
+        self.assertEqual((len(self.at_runs()), len(self.lt_runs())), (8, 8))
+        self.assertEqual(len(os.listdir(cache)), 8)
+        status, _, err = self.cli(*args, "--lt-set", "core.quantum_ns=200")
+        self.assertEqual(status, 0, err)
+        self.assertIn("8 AT runs from the cache", err)
+        self.assertEqual((len(self.at_runs()), len(self.lt_runs())), (8, 16))  # LT alone ran
+        second = json.loads(read(os.path.join(self.out, "agreement.json")))
+        self.assertEqual([(r["at"], r["at_cpu_seconds"]) for r in second["points"]],
+                         [(r["at"], r["at_cpu_seconds"]) for r in first["points"]])
+        self.assertAlmostEqual(second["points"][0]["diff"], 0.1)
+        # Without the cache, and with another simulator (a rebuild: other bytes), AT runs again.
+        self.assertEqual(self.cli("--baseline", self.base, "--only", "figA")[0], 0)
+        self.assertEqual(len(self.at_runs()), 16)
+        other = self.fake_sim("other-sim", FAKE_SIM + "# rebuilt\n")
+        self.assertEqual(self.cli(*args, sim=other)[0], 0)
+        self.assertEqual(len(self.at_runs()), 24)
+        self.assertEqual(len(os.listdir(cache)), 16)
+        # A damaged entry is run again and replaced.
+        for name in os.listdir(cache):
+            with open(os.path.join(cache, name), "w") as f:
+                f.write("{damaged")
+        self.assertEqual(self.cli(*args, sim=other)[0], 0)
+        self.assertEqual(len(self.at_runs()), 32)
+        self.assertEqual(self.cli(*args, sim=other)[0], 0)
+        self.assertEqual(len(self.at_runs()), 32)
+
+    def test_failed_at_runs_are_not_cached(self):
+        self.empty_baseline()
+        broken = self.fake_sim("broken-sim", FAKE_SIM.replace("broken)", "hier)"))  # hier fails
+        cache = os.path.join(self.d, "cache")
+        for _ in range(2):
+            self.assertEqual(self.cli("--baseline", self.base, "--only", "figA", "--at-cache", cache,
+                                      sim=broken)[0], 0)
+        self.assertEqual(len(os.listdir(cache)), 6)
+        self.assertEqual(len(self.at_runs()), 8 + 2)  # the two hier points ran again
+
+    def curve(self, *args):
+        """(exit status, stderr) of scripts/quantum-curve's command on the stand-in's repository."""
+        os.environ["FAKE_LT"] = "100"
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            status = quantum_curve.main(["--sim", self.sim, "--out", self.out, "--baseline", self.base, *args],
+                                        self.d)
+        return status, err.getvalue()
+
+    def test_the_quantum_curve_runs_at_once_and_lt_at_each_quantum(self):
+        self.empty_baseline()
+        status, err = self.curve("--quanta", "50,100,500", "--only", "figA", "-j", "1")
+        self.assertEqual(status, 0, err)
+        runs = self.runs()
+        self.assertEqual(len(self.at_runs(runs)), 8)
+        self.assertTrue(all("core.quantum_ns" not in r for r in self.at_runs(runs)))
+        for q in (50, 100, 500):
+            self.assertEqual(sum(f"--set core.quantum_ns={q} " in r for r in self.lt_runs(runs)), 8)
+            self.assertTrue(os.path.exists(os.path.join(self.out, f"q{q}", "agreement.md")))
+        self.assertEqual(runs[:8], self.at_runs(runs))  # AT first, then LT: a point at every quantum, the next
+        point = lambda r: re.sub(r"core.quantum_ns=[0-9]+", "Q", r.split(" --stats")[0])  # noqa: E731
+        self.assertEqual([len({point(r) for r in runs[i:i + 3]}) for i in range(8, 32, 3)], [1] * 8)
+        data = json.loads(read(os.path.join(self.out, "curve.json")))
+        rows = {r["quantum_ns"]: r for r in data["rows"]}
+        self.assertEqual(list(rows), [50, 100, 500])
+        self.assertAlmostEqual(rows[50]["lt_cpu_seconds"], 8 * 0.040)
+        self.assertAlmostEqual(rows[100]["lt_cpu_seconds"], 8 * 0.020)
+        self.assertAlmostEqual(rows[500]["at_cpu_seconds"], 8 * 0.040)
+        self.assertEqual([round(rows[q]["speed"], 6) for q in rows], [0.5, 1.0, 5.0])
+        self.assertAlmostEqual(rows[500]["max_abs_diff"], 0.4)
+        self.assertEqual([rows[q]["points_beyond_tolerance"] for q in rows], [0, 0, 8])
+        self.assertEqual([rows[q]["pass"] for q in rows], [True, True, False])
+        self.assertEqual(len(data["changing"]), 5)
+        self.assertAlmostEqual(data["changing"][0]["spread"], 0.036)
+        self.assertEqual(len(data["points"]), 8)
+        md = read(os.path.join(self.out, "curve.md"))
+        self.assertIn("| 100 | 0.16 | 1.00× | 0.0 % | 0.0 % |  |  | 0 of 8 (0.0 %) | 0 of 1 (0.0 %) | 0 of 1 | pass |",
+                      md)
+        self.assertIn("| 500 | 0.03 | 5.00× | 40.0 % | 40.0 % |", md)
+        self.assertIn("fail: 8 points, 0 claims |", md)
+        self.assertIn("LT CPU s at 500 ns", md)
+        # A second curve from the same simulator runs LT alone; without 100 ns, the first quantum is the reference.
+        status, err = self.curve("--quanta", "200,1000", "--only", "figA")
+        self.assertEqual(status, 0, err)
+        self.assertEqual((len(self.at_runs()), len(self.lt_runs())), (8, 40))
+        self.assertIn("speed vs 200 ns", read(os.path.join(self.out, "curve.md")))
+
+    def test_repeats_take_the_smallest_cpu_seconds(self):
+        self.empty_baseline()
+        os.environ["FAKE_EARLY"] = str(8 + 24)  # AT, then the first round of LT: slower
+        args = ("--quanta", "50,100,500", "--only", "figA", "-j", "1", "--at-cache", os.path.join(self.d, "c"))
+        self.assertEqual(self.curve(*args)[0], 0)
+        rows = {r["quantum_ns"]: r for r in json.loads(read(os.path.join(self.out, "curve.json")))["rows"]}
+        self.assertAlmostEqual(rows[100]["lt_cpu_seconds"], 8 * 0.120)
+        os.unlink(self.log)  # AT is cached: the first round of LT is the slow one
+        os.environ["FAKE_EARLY"] = "24"
+        status, err = self.curve(*args, "--repeat", "2")
+        self.assertEqual(status, 0, err)
+        self.assertEqual(len(self.lt_runs()), 48)
+        data = json.loads(read(os.path.join(self.out, "curve.json")))
+        rows = {r["quantum_ns"]: r for r in data["rows"]}
+        self.assertAlmostEqual(rows[100]["lt_cpu_seconds"], 8 * 0.020)
+        self.assertAlmostEqual(rows[50]["lt_cpu_seconds"], 8 * 0.040)
+        self.assertEqual((data["repeat"], data["repeats_differing"]), (2, []))
+        self.assertIn("every LT point 2 times (its smallest CPU seconds).", read(os.path.join(self.out, "curve.md")))
+        # Simulated results that differ between repeats are named; the first repeat's are used.
+        os.unlink(self.log)
+        os.environ["FAKE_EARLY_Y"] = "110"
+        status, err = self.curve(*args, "--repeat", "2")
+        self.assertEqual(status, 0, err)
+        data = json.loads(read(os.path.join(self.out, "curve.json")))
+        self.assertEqual(len(data["repeats_differing"]), 24)
+        self.assertIn("the repeats' results differ", err)
+        self.assertAlmostEqual(data["points"]["--scheme syncron --workload lock --ops 5"]["diff"]["100"], 0.1)
+        self.assertIn("The simulated results of 24 LT points differ between repeats",
+                      read(os.path.join(self.out, "curve.md")))
+
+    def test_bad_quanta_stop_before_any_run(self):
+        self.empty_baseline()
+        for quanta in ("0,100", "100,100", "a", ""):
+            status, err = self.curve("--quanta", quanta)
+            self.assertEqual(status, 2, quanta)
+            self.assertIn("--quanta", err)
+        self.assertEqual(self.runs(), [])
+        self.assertEqual(quantum_curve.parse_quanta("25, 50,100"), [25, 50, 100])
+
     def test_the_script_runs_the_library(self):
         done = subprocess.run([sys.executable, SCRIPT, "--sim", os.path.join(self.d, "none")],
                               capture_output=True, text=True)
         self.assertEqual(done.returncode, 2)
+        self.assertIn("no simulator there", done.stderr)
+        done = subprocess.run([CURVE_SCRIPT, "--sim", os.path.join(self.d, "none")], capture_output=True, text=True)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("quantum-curve: ", done.stderr)
         self.assertIn("no simulator there", done.stderr)
 
 
