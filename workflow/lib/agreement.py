@@ -359,9 +359,13 @@ def claim_rows(groups, results, baseline):
             key = claim_key(group, claim)
             order = "order" in claim
             b = base.get(key) or {}
+            acc = (baseline or {}).get("accepted", {}).get(key)
+            if acc:
+                b = accept(b, acc)
             row = {"group": group, "claim": claim.get("paper", ""), "key": key, "kind": "order" if order else "value",
                    "lt": None, "at": None, "diff": None, "differing": None,
-                   "baseline": b.get("differing" if order else "diff"), "pass": False, "error": None}
+                   "baseline": b.get("differing" if order else "diff"), "pass": False, "error": None,
+                   "accepted": (acc or {}).get("reason")}
             try:
                 if failed:
                     raise figures.FigureError(f"{failed} of {group}'s points failed")
@@ -381,6 +385,16 @@ def claim_rows(groups, results, baseline):
     return rows
 
 
+def accept(base, acc):
+    """A claim's baseline widened by an accepted departure: the larger difference, the union of the groups."""
+    out = dict(base)
+    if "diff" in acc and (out.get("diff") is None or abs(acc["diff"]) > abs(out["diff"])):
+        out["diff"] = acc["diff"]
+    if "differing" in acc:
+        out["differing"] = sorted(set(out.get("differing") or []) | set(acc["differing"]))
+    return out
+
+
 def order_verdict(row):
     if row.get("error"):
         return f"fail: {row['error']}"
@@ -391,9 +405,12 @@ def order_verdict(row):
 
 
 def claim_verdict(row):
-    if row["kind"] == "order":
-        return order_verdict(row)
-    return verdict(row["pass"], row.get("diff"), row.get("baseline"), CLAIM_TOLERANCE, row.get("error"))
+    text = order_verdict(row) if row["kind"] == "order" else \
+        verdict(row["pass"], row.get("diff"), row.get("baseline"), CLAIM_TOLERANCE, row.get("error"))
+    # An accepted departure says so where it is used (the reason is in accepted.json and docs/timing.md).
+    if row.get("accepted") and row["pass"] and text.startswith("pass (baseline)"):
+        text = "pass (accepted)" + text[len("pass (baseline)"):]
+    return text
 
 
 # --- the baseline ---------------------------------------------------------------------------------------------
@@ -411,6 +428,28 @@ def baseline_of(prows, crows):
     return {"about": "LT/AT - 1 per point and per claim, recorded by scripts/lt-at-agreement --record-baseline "
                      "(docs/timing.md)",
             "points": dict(sorted(points.items())), "claims": dict(sorted(claims.items()))}
+
+
+def load_accepted(path):
+    """Accepted departures (workflow/agreement/accepted.json): per claim key, the difference or the differing
+    groups LT may keep beyond the tolerance, with the reason; {} when the file does not exist."""
+    if not os.path.exists(path):
+        return {}
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError as e:
+        raise AgreementError(f"{path}: cannot read the accepted departures: {e.strerror}") from None
+    except ValueError as e:
+        raise AgreementError(f"{path}: the accepted departures are not valid JSON: {e}") from None
+    claims = data.get("claims") if isinstance(data, dict) else None
+    if not isinstance(claims, dict):
+        raise AgreementError(f"{path}: not a list of accepted departures (an object with 'claims')")
+    for key, acc in claims.items():
+        if not isinstance(acc, dict) or not acc.get("reason") or not ("diff" in acc or "differing" in acc):
+            raise AgreementError(f"{path}: claim '{key}': an accepted departure needs 'reason' and "
+                                 "'diff' or 'differing'")
+    return claims
 
 
 def load_baseline(path):
@@ -724,9 +763,12 @@ def command(a, root):
     baseline_path = a.baseline or (None if a.record_baseline else
                                    os.path.join(root, "workflow", "agreement", "baseline.json"))
     baseline = load_baseline(baseline_path) if baseline_path else None
+    accepted_path = os.path.join(root, "workflow", "agreement", "accepted.json")
+    if baseline is not None and not a.record_baseline:
+        baseline["accepted"] = load_accepted(accepted_path)
     outputs = [os.path.join(a.out, "agreement.json"), os.path.join(a.out, "agreement.md")]
     outputs += [p for p in (a.record_baseline, a.splice) if p]
-    inputs = [a.sim] + ([baseline_path] if baseline_path else []) + \
+    inputs = [a.sim, accepted_path] + ([baseline_path] if baseline_path else []) + \
         list(sweeps.definitions(figure_dir).values())
     check_outputs(outputs, inputs)
     if a.splice:

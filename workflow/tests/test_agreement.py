@@ -225,6 +225,36 @@ class Claims(unittest.TestCase):
         self.assertEqual(agreement.compare_order({"a": True, "b": True}, {"a": False, "b": False}, ["a"]),
                          (["a", "b"], False))
 
+    def test_an_accepted_departure_may_stay_and_says_so(self):
+        lt = lambda p: SPEED[p["scheme"]] * (1.08 if p["scheme"] == "syncron" else 1)  # noqa: E731
+        acc = {"figX: SynCron over Central": {"diff": 0.08, "reason": "measured"}}
+        base = {"points": {}, "claims": {"figX: SynCron over Central": {"diff": 0.0}}, "accepted": acc}
+        r = self.rows(lt, baseline=base)["SynCron over Central"]
+        self.assertTrue(r["pass"])
+        self.assertTrue(r["verdict"].startswith("pass (accepted)"))
+        # It may not grow.
+        acc["figX: SynCron over Central"]["diff"] = 0.07
+        self.assertFalse(self.rows(lt, baseline=base)["SynCron over Central"]["pass"])
+        # An order claim's accepted groups join the baseline's.
+        self.assertEqual(agreement.accept({"differing": ["a"]}, {"differing": ["b"]}), {"differing": ["a", "b"]})
+        self.assertEqual(agreement.accept({"diff": 0.1}, {"diff": -0.05}), {"diff": 0.1})
+
+    def test_accepted_departures_need_a_reason(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "accepted.json")
+            self.assertEqual(agreement.load_accepted(path), {})  # no file: nothing accepted
+            with open(path, "w") as f:
+                json.dump({"claims": {"figX: c": {"diff": 0.1}}}, f)
+            with self.assertRaisesRegex(agreement.AgreementError, "accepted.json: claim 'figX: c'.*reason"):
+                agreement.load_accepted(path)
+            with open(path, "w") as f:
+                f.write("{")
+            with self.assertRaisesRegex(agreement.AgreementError, "accepted.json: .*not valid JSON"):
+                agreement.load_accepted(path)
+        # The shipped file loads, and every entry says why.
+        shipped = agreement.load_accepted(os.path.join(ROOT, "workflow", "agreement", "accepted.json"))
+        self.assertTrue(all(v["reason"] for v in shipped.values()))
+
     def test_a_figure_with_a_failed_run_fails_its_claims(self):
         results = results_of(GROUPS, lambda p: SPEED[p["scheme"]], lambda p: SPEED[p["scheme"]])
         for p in POINTS:
