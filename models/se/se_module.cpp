@@ -113,8 +113,10 @@ void SeModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     // the sender's time and the SPU thread takes it then. (Served in the
     // sender's call, a round trip to the Master SE would advance this SE's
     // state by its whole latency at once, ahead of its own cores' messages.)
-    // waiting_at() <= the buffer's size: count only when the size could reach the limit.
-    if (m_buffer.size() >= m_params.buffer_messages && waiting_at(a.time) >= m_params.buffer_messages)
+    // waiting_at() <= the buffer's size: count only when the size could reach
+    // the limit. (LT counts its buffer in serve_lt, for every message.)
+    if (m_timing == Timing::at && m_buffer.size() >= m_params.buffer_messages &&
+        waiting_at(a.time) >= m_params.buffer_messages)
         ++m_stats.buffer_full_events;
     m_buffer.insert(a); // sorted; (time, seq) is unique
     m_arrival.notify(delay);
@@ -257,7 +259,8 @@ void SeModule::serve_lt(const Arrival& a) {
     const sc_time ready = std::max(a.time, m_var_clock.ready(a.msg));
     // The start is chosen for one message's base service; a longer one (ST
     // accesses, the overflow path's memory) is booked from the first gap
-    // that holds it, and its replies leave from that gap's end.
+    // that holds it, and its replies leave from that gap's end (its memory
+    // accesses keep the times taken from the first start).
     sc_time start = m_spu_timeline.earliest_start(ready, base);
     // Buffer statistics: LT keeps no buffer; the messages ahead of this one
     // are estimated from its queueing delay in base services.
