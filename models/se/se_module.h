@@ -1,9 +1,12 @@
 #pragma once
 // The Synchronization Engine as an sc_module: a timing shell around SeCore.
 // Messages arrive as TLM WRITEs on `in` (data = 140-bit wire form, and/or a
-// SyncronExtension), wait in the SPU's message buffer, and are processed one
-// at a time: cycles_per_message SPU cycles, plus ST and indexing-counter
-// accesses, plus the real latency of syncronVar accesses on `to_mem`.
+// SyncronExtension) and are processed one at a time: cycles_per_message SPU
+// cycles, plus ST and indexing-counter accesses, plus the real latency of
+// syncronVar accesses on `to_mem`. AT: every message waits in the SPU's
+// buffer for the SPU thread. LT: a core's message is served inside its
+// sender's call, on the SPU's timeline (serve_lt); messages from other SEs
+// wait in the buffer for their arrival time.
 // Replies leave on `to_cores` (core mailboxes) and `to_ses` (other SEs and,
 // with the abort overflow policy, the fallback server cores' mailboxes).
 // Usable alone: any initiator that writes messages to `in` and a target that
