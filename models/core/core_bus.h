@@ -1,0 +1,106 @@
+#pragma once
+// How an NDP core's requests leave it (docs/ndp_core.md): loads, stores,
+// atomics and coherence requests as timed transactions, SynCron messages,
+// and the wait for a req_sync's reply. NdpCore keeps its function (the
+// CoreApi calls, the L1, the mailbox) and talks to one of two buses, chosen
+// once before simulation starts:
+//  - LtCoreBus: blocking b_transport with temporal decoupling (a quantum keeper);
+//  - AtCoreBus: pooled payloads on the 4-phase protocol, no decoupling.
+// Both keep the core's local time in the same quantum keeper (in AT it only
+// holds compute and L1 time not yet waited off).
+#include <cstdint>
+#include <optional>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "models/core/core_state.h"
+#include "models/core/reply_slot.h"
+#include "models/protocol/endpoint.h"
+#include "models/protocol/message.h"
+#include "models/protocol/tlm/atomic_extension.h"
+#include "models/protocol/tlm/coherence_extension.h"
+#include "models/protocol/tlm/traffic_class.h"
+#include "models/tlm/trace_sink.h"
+
+namespace syncron {
+
+/// One load, store, atomic or coherence request. `atomic` (caller-owned)
+/// makes it a remote read-modify-write; `coherence` (caller-owned) a
+/// coherence request, after which the caller keeps time once the access it
+/// serves is performed.
+struct BusAccess {
+    tlm::tlm_command cmd;
+    uint64_t addr;
+    uint8_t* data;
+    unsigned len;
+    AtomicExtension* atomic = nullptr;
+    CoherenceExtension* coherence = nullptr;
+};
+
+/// What a bus knows of its core.
+struct BusOwner {
+    const sc_core::sc_object& core; ///< names the reports
+    Endpoint self;                  ///< the core's endpoint (message sources, traces)
+    sc_core::sc_time cycle;
+    CoreState& state;   ///< the core's activity, shown as computing while it waits off compute time
+    ReplySlot& replies; ///< the core's one outstanding req_sync
+};
+
+class CoreBus {
+public:
+    CoreBus(tlm::tlm_initiator_socket<>& socket, const BusOwner& owner) : m_socket(socket), m_owner(owner) {}
+    virtual ~CoreBus() = default;
+    CoreBus(const CoreBus&) = delete;
+    CoreBus& operator=(const CoreBus&) = delete;
+
+    /// The core's own time: sc_time_stamp() plus what it has run ahead.
+    sc_core::sc_time local_time() const { return sc_core::sc_time_stamp() + m_qk.get_local_time(); }
+    void advance(const sc_core::sc_time& t) { m_qk.inc(t); }
+    /// From the global quantum (it may be set after construction).
+    void start() { m_qk.reset(); }
+
+    /// The core may yield here (LT: when its quantum is used up).
+    virtual void keep_time() {}
+    /// Before looking at state other agents change (AT: reach the core's own time).
+    virtual void align() {}
+    /// Reaches the core's own time in simulated time (end of the program, a server's receive).
+    virtual void settle() = 0;
+    /// One timed transaction; reports error responses.
+    virtual void timed(const BusAccess& a) = 0;
+    /// A SynCron message to `dest` (wire form in `wire`); a req_sync (`sync`)
+    /// waits for await_reply(). False (after reporting) when it was rejected.
+    virtual bool send(uint64_t dest, const Message& m, uint8_t* wire, bool sync) = 0;
+    /// Waits for the expected reply; nothing when the request failed.
+    virtual std::optional<Message> await_reply(const sc_core::sc_time& issued) = 0;
+    /// A rejected req_sync: no reply will come.
+    virtual void abandon_sync() { m_owner.replies.abandon(); }
+    /// The socket's backward path (AT only).
+    virtual tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase,
+                                               sc_core::sc_time& delay);
+
+    /// The reply if it is already in: the core's time moves to its arrival
+    /// (or stays, if later) without synchronizing.
+    std::optional<Message> reply_if_arrived(const sc_core::sc_time& issued);
+    /// Untimed access (debug transport); reports short transfers.
+    void debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
+    /// Server cores tag their memory accesses as synchronization traffic.
+    void set_sync_tag(SyncTrafficExtension* tag) { m_sync_tag = tag; }
+    void set_trace(TraceSink* sink) { m_trace = sink; }
+
+protected:
+    void report_access_error(const BusAccess& a, const tlm::tlm_generic_payload& t) const;
+    void report_send_error(const Message& m, const tlm::tlm_generic_payload& t) const;
+
+    tlm::tlm_initiator_socket<>& m_socket;
+    BusOwner m_owner;
+    tlm_utils::tlm_quantumkeeper m_qk;
+    SyncTrafficExtension* m_sync_tag = nullptr;
+    TraceSink* m_trace = nullptr;
+
+private:
+    tlm::tlm_generic_payload m_dbg_trans; ///< debug accesses, apart from any timed one in progress
+};
+
+} // namespace syncron

@@ -1,0 +1,77 @@
+#include "models/core/lt_core_bus.h"
+
+#include <algorithm>
+
+#include "models/protocol/tlm/syncron_extension.h"
+#include "models/protocol/wire_format.h"
+#include "models/tlm/borrowed_extension.h"
+#include "models/tlm/payload_fill.h"
+
+namespace syncron {
+
+void LtCoreBus::timed(const BusAccess& a) {
+    fill_payload(m_trans, a.cmd, a.addr, a.data, a.len);
+    sc_core::sc_time delay = m_qk.get_local_time();
+    const sc_core::sc_time begin = sc_core::sc_time_stamp() + delay;
+    {
+        const BorrowedExtension<AtomicExtension> atomic(m_trans, a.atomic); // caller-owned
+        const BorrowedExtension<CoherenceExtension> coherence(m_trans, a.coherence);
+        const BorrowedExtension<SyncTrafficExtension> tag(m_trans, m_sync_tag);
+        m_socket->b_transport(m_trans, delay);
+    }
+    m_qk.set(delay);
+    if (m_trace) {
+        MemoryRecord r;
+        r.initiator = m_owner.self;
+        r.addr = a.addr;
+        r.size = a.len;
+        r.write = a.cmd == tlm::TLM_WRITE_COMMAND;
+        r.at = false;
+        r.begin = r.end_req = begin;
+        r.begin_resp = r.end = sc_core::sc_time_stamp() + delay;
+        m_trace->on_memory(r);
+    }
+    if (m_trans.is_response_error()) report_access_error(a, m_trans);
+    // A coherence request's access must be performed before the core can
+    // yield (CoherentL1::performed); its caller keeps time afterwards.
+    if (!a.coherence) keep_time();
+}
+
+bool LtCoreBus::send(uint64_t dest, const Message& m, uint8_t* wire, bool sync) {
+    SyncronExtension ext(m);
+    ext.src = m_owner.self;
+    ext.sent = local_time();
+    fill_payload(m_trans, tlm::TLM_WRITE_COMMAND, dest, wire, kWireBytes);
+    const sc_core::sc_time issued = m_qk.get_local_time();
+    sc_core::sc_time delay = issued;
+    {
+        const BorrowedExtension<SyncronExtension> borrowed(m_trans, &ext); // stack-owned
+        m_socket->b_transport(m_trans, delay);
+    }
+    // A req_sync request waits for its reply anyway; a posted message
+    // (req_async, a server's reply) costs the core its issue cycle only, as
+    // in AT, where the core goes on once the crossbar has taken the request.
+    m_qk.set(sync ? delay : issued + m_owner.cycle);
+    if (!m_trans.is_response_error()) return true;
+    report_send_error(m, m_trans);
+    return false;
+}
+
+std::optional<Message> LtCoreBus::await_reply(const sc_core::sc_time& issued) {
+    // The SE serves an LT request inside the sender's call: a grant that is
+    // already in costs no process switch (the core only moves its local time
+    // to the grant's arrival). Otherwise the core waits for the grant without
+    // first syncing its quantum (one switch, not two), keeping its own time
+    // aside: it goes on from the later of the two.
+    if (auto reply = reply_if_arrived(issued)) return reply;
+    ReplySlot& slot = m_owner.replies;
+    const sc_core::sc_time mine = local_time();
+    slot.set_awaiting(true);
+    while (!slot.arrived()) sc_core::wait(slot.event());
+    slot.set_awaiting(false);
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    m_qk.set(std::max({mine, slot.arrival(), now}) - now);
+    return reply_if_arrived(issued);
+}
+
+} // namespace syncron

@@ -1,0 +1,25 @@
+#pragma once
+// The loosely-timed bus of an NDP core (docs/ndp_core.md, "Loosely timed"):
+// blocking b_transport on one reused payload with the core's local time as
+// the annotated delay, and temporal decoupling through the quantum keeper.
+#include "models/core/core_bus.h"
+
+namespace syncron {
+
+class LtCoreBus final : public CoreBus {
+public:
+    using CoreBus::CoreBus;
+
+    void keep_time() override {
+        if (m_qk.need_sync()) m_qk.sync();
+    }
+    void settle() override { m_qk.sync(); }
+    void timed(const BusAccess& a) override;
+    bool send(uint64_t dest, const Message& m, uint8_t* wire, bool sync) override;
+    std::optional<Message> await_reply(const sc_core::sc_time& issued) override;
+
+private:
+    tlm::tlm_generic_payload m_trans; ///< reused by every access: no allocation per access
+};
+
+} // namespace syncron
