@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the package from a build tree into a temporary prefix, then builds
 # examples/vp against that prefix alone, as a third party would, and runs it
-# in LT and AT (ctest "vp_example"; docs/integration.md).
+# in LT and AT, also under the base-protocol checker (ctest "vp_example";
+# docs/integration.md).
 #   scripts/test-vp-example.sh <build dir> [<source dir>]
 set -euo pipefail
 build=$(cd "${1:?usage: $0 <build dir> [<source dir>]}" && pwd)
@@ -31,6 +32,8 @@ cmake --build "$tmp/vp-build" > "$tmp/build.log" || { cat "$tmp/build.log"; exit
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 for timing in lt at; do
   "$tmp/vp-build/vp_example" "$timing"
+  # The same under the base-protocol checker: not one violation.
+  "$tmp/vp-build/vp_example" "$timing" check
 done
 # The C API for software on a hart: freestanding C99, no libc.
 cc=${CC:-cc}

@@ -4,8 +4,12 @@
 // memory. What SynCron adds: one SyncronFabric, its front ends mapped on the
 // bus, its overflow sockets bound to the memory. The harts know nothing but
 // the register map of <syncron/syncron_mmio_regs.h>, as software would.
+// The bus sockets are 32 bits wide (64-bit harts on a 32-bit bus, as many
+// rv64 VPs have): BUSWIDTH is the sockets' width, so SyncronFabric<32>.
 //
-//   vp_example lt|at   (the harts' bus protocol: b_transport or 4-phase)
+//   vp_example lt|at [check]   (the harts' bus protocol: b_transport or
+//                               4-phase; `check` puts the project's base-
+//                               protocol checker on every bus master's binding)
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -20,11 +24,14 @@
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "models/frontend/syncron_fabric.h"
+#include "models/tlm/protocol_checker.h"
 
 namespace {
 
+constexpr unsigned kBusWidth = 32; // the bus sockets' width, not the ISA's
 constexpr unsigned kClusters = 2, kHartsPerCluster = 4, kHarts = kClusters * kHartsPerCluster, kRounds = 10;
 constexpr uint64_t kSyncronBase = 0x10000000; // the fabric's register windows
 constexpr uint64_t kRam = 0x80000000, kRamBytes = 4 << 20;
@@ -38,14 +45,15 @@ const sc_core::sc_time kRamLatency(30, sc_core::SC_NS);
 /// Address-decoding bus, b_transport, 4-phase and debug.
 class Bus : public sc_core::sc_module {
 public:
-    tlm_utils::multi_passthrough_target_socket<Bus, 64> in;
-    tlm_utils::multi_passthrough_initiator_socket<Bus, 64> out;
+    tlm_utils::multi_passthrough_target_socket<Bus, kBusWidth> in;     ///< harts and the fabric's overflow sockets
+    tlm_utils::multi_passthrough_initiator_socket<Bus, kBusWidth> out; ///< front ends and the RAM
     explicit Bus(const sc_core::sc_module_name& n) : sc_module(n), in("in"), out("out") {
         in.register_b_transport(this, &Bus::b_transport);
         in.register_nb_transport_fw(this, &Bus::nb_transport_fw);
         in.register_transport_dbg(this, &Bus::transport_dbg);
         out.register_nb_transport_bw(this, &Bus::nb_transport_bw);
     }
+    /// [begin, end) to output `port`: half-open, as the fabric's window ranges.
     void map(uint64_t begin, uint64_t end, int port) { m_map.push_back({begin, end, port}); }
 
 private:
@@ -83,10 +91,10 @@ private:
     std::map<const tlm::tlm_generic_payload*, std::pair<int, int>> m_route;
 };
 
-/// Plain RAM, any number of initiators; AT requests complete early.
+/// Plain RAM on one bus port; AT requests complete early.
 class Ram : public sc_core::sc_module {
 public:
-    tlm_utils::multi_passthrough_target_socket<Ram, 64> socket;
+    tlm_utils::simple_target_socket<Ram, kBusWidth> socket;
     explicit Ram(const sc_core::sc_module_name& n) : sc_module(n), socket("socket"), m_bytes(kRamBytes, 0) {
         socket.register_b_transport(this, &Ram::b_transport);
         socket.register_nb_transport_fw(this, &Ram::nb_transport_fw);
@@ -110,26 +118,50 @@ private:
         t.set_response_status(tlm::TLM_OK_RESPONSE);
         return static_cast<unsigned>(n);
     }
-    void b_transport(int, tlm::tlm_generic_payload& t, sc_core::sc_time& d) {
+    void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& d) {
         access(t);
         d += kRamLatency;
     }
-    tlm::tlm_sync_enum nb_transport_fw(int, tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) {
         if (ph == tlm::BEGIN_REQ) {
             access(t);
             d += kRamLatency;
         }
         return tlm::TLM_COMPLETED;
     }
-    unsigned transport_dbg(int, tlm::tlm_generic_payload& t) { return access(t); }
+    unsigned transport_dbg(tlm::tlm_generic_payload& t) { return access(t); }
     std::vector<uint8_t> m_bytes;
+};
+
+/// Payloads with a memory manager, reused from a free list: a payload passed
+/// to nb_transport must have one (IEEE 1666-2011 §14.5).
+class PayloadPool : public tlm::tlm_mm_interface {
+public:
+    tlm::tlm_generic_payload& acquire() {
+        if (m_free.empty()) {
+            m_all.push_back(std::make_unique<tlm::tlm_generic_payload>(this));
+            m_free.push_back(m_all.back().get());
+        }
+        tlm::tlm_generic_payload* t = m_free.back();
+        m_free.pop_back();
+        t->acquire();
+        return *t;
+    }
+    void free(tlm::tlm_generic_payload* t) override {
+        t->reset(); // drops extensions; the data pointer was the caller's
+        m_free.push_back(t);
+    }
+
+private:
+    std::vector<std::unique_ptr<tlm::tlm_generic_payload>> m_all;
+    std::vector<tlm::tlm_generic_payload*> m_free;
 };
 
 /// Stands in for an ISS hart: plain 32/64-bit loads and stores, LT with a
 /// local time offset or AT with the 4-phase protocol.
 class Hart : public sc_core::sc_module {
 public:
-    tlm_utils::simple_initiator_socket<Hart, 64> socket;
+    tlm_utils::simple_initiator_socket<Hart, kBusWidth> socket;
     SC_HAS_PROCESS(Hart);
     Hart(const sc_core::sc_module_name& n, unsigned id, bool at) : sc_module(n), socket("socket"), m_id(id), m_at(at) {
         socket.register_nb_transport_bw(this, &Hart::nb_transport_bw);
@@ -142,7 +174,7 @@ private:
     uint64_t access(bool read, uint64_t addr, uint64_t value, unsigned len) {
         uint8_t data[8] = {};
         std::memcpy(data, &value, len);
-        tlm::tlm_generic_payload t;
+        tlm::tlm_generic_payload& t = m_pool.acquire();
         t.set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
         t.set_address(addr);
         t.set_data_ptr(data);
@@ -166,6 +198,7 @@ private:
             }
         }
         if (t.is_response_error()) ++errors;
+        t.release(); // completed: back to the pool
         uint64_t out = 0;
         std::memcpy(&out, data, len);
         return out;
@@ -216,6 +249,7 @@ private:
 
     unsigned m_id;
     bool m_at;
+    PayloadPool m_pool;
     sc_core::sc_time m_offset;
     bool m_done = false;
     sc_core::sc_event m_done_event;
@@ -225,21 +259,32 @@ private:
 
 int sc_main(int argc, char* argv[]) {
     const std::string timing = argc > 1 ? argv[1] : "lt";
-    if (timing != "lt" && timing != "at") {
-        std::fprintf(stderr, "usage: %s lt|at\n", argv[0]);
+    const bool check = argc > 2 && std::string(argv[2]) == "check";
+    if ((timing != "lt" && timing != "at") || (argc > 2 && !check)) {
+        std::fprintf(stderr, "usage: %s lt|at [check]\n", argv[0]);
         return 2;
     }
     const bool at = timing == "at";
     Bus bus("bus");
     Ram ram("ram");
+    // Every bus master binds to the bus, through a base-protocol checker
+    // with `check`.
+    std::vector<std::unique_ptr<syncron::ProtocolChecker>> checkers;
+    const auto to_bus = [&](auto& initiator, const std::string& name) {
+        if (!check) return initiator.bind(bus.in);
+        checkers.push_back(std::make_unique<syncron::ProtocolChecker>((name + "_check").c_str()));
+        initiator.bind(checkers.back()->target);
+        checkers.back()->initiator.bind(bus.in);
+    };
     std::vector<std::unique_ptr<Hart>> harts;
     for (unsigned h = 0; h < kHarts; ++h) {
         harts.push_back(std::make_unique<Hart>(("hart" + std::to_string(h)).c_str(), h, at));
-        harts.back()->socket.bind(bus.in);
+        to_bus(harts.back()->socket, "hart" + std::to_string(h));
     }
 
     // --- SynCron: one fabric, one front end per cluster on the bus, the
-    // overflow sockets on the RAM that holds the variables.
+    // overflow sockets as bus masters (the bus routes the variables'
+    // addresses to the RAM that holds them).
     syncron::FabricParams p;
     p.units = kClusters;
     p.harts_per_unit = kHartsPerCluster;
@@ -248,11 +293,11 @@ int sc_main(int argc, char* argv[]) {
     p.vars.unit_bytes = 1 << 20;
     p.timing = at ? syncron::Timing::at : syncron::Timing::lt;
     p.se.st_entries = 2; // small, so the run also exercises the overflow path into the RAM
-    syncron::SyncronFabric<64> fabric("syncron", p);
+    syncron::SyncronFabric<kBusWidth> fabric("syncron", p);
     for (unsigned u = 0; u < kClusters; ++u) {
         bus.out.bind(fabric.frontend(u).socket);
         bus.map(fabric.unit_window_begin(u), fabric.unit_window_end(u), static_cast<int>(u));
-        fabric.overflow(u).bind(ram.socket);
+        to_bus(fabric.overflow(u), "overflow" + std::to_string(u));
     }
     // ---
 
@@ -260,6 +305,7 @@ int sc_main(int argc, char* argv[]) {
     bus.map(kRam, kRam + kRamBytes, kClusters);
 
     sc_core::sc_start();
+    fabric.report_waiting(); // a hart still waiting for a grant is an error (it throws)
 
     unsigned errors = 0, unfinished = 0;
     for (const auto& h : harts) {
@@ -270,7 +316,15 @@ int sc_main(int argc, char* argv[]) {
     std::printf("%s: %u harts, counter %llu (expected %u), %u errors, %u unfinished, %s simulated\n", timing.c_str(),
                 kHarts, static_cast<unsigned long long>(counter), kHarts * kRounds, errors, unfinished,
                 sc_core::sc_time_stamp().to_string().c_str());
-    const bool ok = counter == kHarts * kRounds && errors == 0 && unfinished == 0;
+    uint64_t checked = 0, violations = 0;
+    for (const auto& c : checkers) {
+        checked += c->nb_transactions() + c->b_transports();
+        violations += c->violations();
+    }
+    if (check)
+        std::printf("%s: base-protocol checker: %llu transactions, %llu violations\n", timing.c_str(),
+                    static_cast<unsigned long long>(checked), static_cast<unsigned long long>(violations));
+    const bool ok = counter == kHarts * kRounds && errors == 0 && unfinished == 0 && violations == 0;
     std::printf("%s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }

@@ -31,6 +31,10 @@ struct SeParams {
     /// many consecutive grants inside a unit, a release hands the lock to
     /// another waiting SE. 0 = off, as evaluated in the paper.
     unsigned lock_fairness_threshold = 0;
+    /// Take a syncronVar access that memory answered with the payload's
+    /// initial TLM_INCOMPLETE_RESPONSE as done: for third-party memories that
+    /// never set the status (docs/integration.md). Off: such an access is an error.
+    bool accept_incomplete_response = false;
 };
 
 /// In-order NDP core with a private L1 (Table 5).

@@ -28,15 +28,29 @@ struct FabricParams {
     unsigned units = 1;          ///< SEs (clusters, NDP units)
     unsigned harts_per_unit = 4; ///< harts served by each SE
     /// Address of hart 0's register window; hart h (global ID) at
-    /// window_base + h * window_bytes. 0 when the bus passes offsets.
+    /// window_base + h * window_bytes, as the platform's memory map has it.
     uint64_t window_base = 0;
     uint64_t window_bytes = SYNCRON_MMIO_DEFAULT_WINDOW; ///< power of two, >= SYNCRON_MMIO_MIN_WINDOW
-    VariableSpace vars;                                  ///< vars.units is set from units
-    double access_ns = 1.0;                              ///< latency of one register access
-    Timing timing = Timing::lt;                          ///< how the SEs initiate inside the fabric
+    /// What address the bus passes each front end: false, the absolute
+    /// address (window_base + ...); true, the offset from the start of the
+    /// front end's own mapping, [unit_window_begin(u), unit_window_end(u)),
+    /// as buses that subtract the port's base do.
+    bool port_offsets = false;
+    VariableSpace vars;         ///< vars.units is set from units
+    double access_ns = 1.0;     ///< latency of one register access
+    Timing timing = Timing::lt; ///< how the SEs initiate inside the fabric
     /// Bind each unit's overflow socket to a vault of the project's own memory
     /// model instead of leaving it to the integrator.
     bool default_memory = false;
+    /// LT: a blocking command load returns a delay never smaller than the one
+    /// passed in (the hart's time ends at the grant plus its offset), for
+    /// quantum keepers that assert it. Off: the delay is annotated down to the
+    /// grant, which may lower it (legal TLM, and exact).
+    bool monotonic_delay = false;
+    /// A bad access gets a TLM error response (true), or TLM_OK_RESPONSE with
+    /// its STATUS code in a load's data (false), for ISSs that trap on every
+    /// error response. STATUS says why in both cases.
+    bool error_responses = true;
     SeParams se;
     XbarParams xbar;
     LinkParams link;

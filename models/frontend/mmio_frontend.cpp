@@ -5,6 +5,7 @@
 #include <string>
 
 #include "models/protocol/tlm/syncron_extension.h"
+#include "models/tlm/borrowed_extension.h"
 #include "models/tlm/payload_fill.h"
 
 namespace syncron {
@@ -16,7 +17,8 @@ MmioFrontEndBase::MmioFrontEndBase(sc_core::sc_module_name name, unsigned unit, 
                                    const AddressMap& map, std::shared_ptr<KindTable> kinds)
     : sc_module(name), to_se("to_se"), replies("replies"), m_core(unit, params, std::move(kinds)), m_map(map),
       m_layout(layout_for(params.units, params.harts_per_unit)), m_wire_ok(layout_fits_wire(m_layout)),
-      m_access(params.access_ns, sc_core::SC_NS), m_waiters(params.harts_per_unit),
+      m_access(params.access_ns, sc_core::SC_NS), m_monotonic_delay(params.monotonic_delay),
+      m_error_responses(params.error_responses), m_waiters(params.harts_per_unit),
       m_bus_port(
           *this, "bus_peq",
           [this](unsigned, tlm::tlm_generic_payload& t, tlm::tlm_phase& p, sc_time& d) { return bus_bw(t, p, d); },
@@ -43,7 +45,8 @@ MmioFrontEndCore::Outcome MmioFrontEndBase::decode(tlm::tlm_generic_payload& t) 
     a.len = t.get_data_length();
     a.read = t.is_read();
     a.byte_enables = t.get_byte_enable_ptr() != nullptr;
-    a.streaming = t.get_streaming_width() < t.get_data_length();
+    // Streaming width 0 is the payload's default: most ISSs never set it.
+    a.streaming = t.get_streaming_width() != 0 && t.get_streaming_width() < t.get_data_length();
     a.data = t.get_data_ptr();
     for (unsigned i = 0; i < tlm::max_num_extensions() && !a.extended; ++i) a.extended = t.get_extension(i) != nullptr;
     ++m_stats.accesses;
@@ -55,6 +58,18 @@ MmioFrontEndCore::Outcome MmioFrontEndBase::decode(tlm::tlm_generic_payload& t) 
 }
 
 void MmioFrontEndBase::finish(tlm::tlm_generic_payload& t, uint32_t status) {
+    if (status != SYNCRON_ST_OK && !m_error_responses) {
+        // For an ISS that traps on every error response: the load returns
+        // the STATUS code as a command-slot load does, and software checks it.
+        ++m_stats.errors;
+        t.set_response_status(tlm::TLM_OK_RESPONSE);
+        if (!t.is_read() || !t.get_data_ptr() || t.get_byte_enable_ptr()) return;
+        uint8_t* data = t.get_data_ptr();
+        std::fill_n(data, t.get_data_length(), uint8_t{0});
+        for (unsigned i = 0; i < std::min(4u, t.get_data_length()); ++i)
+            data[i] = static_cast<uint8_t>(status >> (8 * i));
+        return;
+    }
     switch (status) {
     case SYNCRON_ST_OK: t.set_response_status(tlm::TLM_OK_RESPONSE); return;
     case SYNCRON_ST_BAD_OFFSET: t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); break;
@@ -77,10 +92,12 @@ void MmioFrontEndBase::send(const Message& m, const sc_time& delay) {
     SyncronExtension ext(m);
     ext.src = Endpoint::core(m_core.unit(), m.core);
     ext.sent = sc_core::sc_time_stamp() + delay;
-    t.set_extension(&ext);
     sc_time d = delay;
-    to_se->b_transport(t, d);
-    t.clear_extension(&ext);
+    {
+        // Stack-owned: cleared also when an SE error report unwinds the call.
+        const BorrowedExtension<SyncronExtension> borrowed(t, &ext);
+        to_se->b_transport(t, d);
+    }
     ++m_stats.requests;
     if (t.is_response_error()) // the front end checked the request: this is a model bug
         SC_REPORT_ERROR(name(), ("the SE refused " + to_string(m) + " (" + t.get_response_string() + ")").c_str());
@@ -88,6 +105,7 @@ void MmioFrontEndBase::send(const Message& m, const sc_time& delay) {
 
 void MmioFrontEndBase::bus_b_transport(tlm::tlm_generic_payload& t, sc_time& delay) {
     const sc_time local = sc_core::sc_time_stamp() + delay; // the hart's local time
+    const sc_time given = delay;
     const MmioFrontEndCore::Outcome o = decode(t);
     delay += m_access;
     if (o.action != MmioFrontEndCore::Action::done) send(o.msg, delay);
@@ -99,10 +117,14 @@ void MmioFrontEndBase::bus_b_transport(tlm::tlm_generic_payload& t, sc_time& del
     // only moves forward: the result is annotated at max(grant, its own
     // local time + access).
     Waiter& w = m_waiters[o.hart];
+    w.since = local;
     while (!w.granted) wait(w.granted_event);
     w.granted = false;
     const sc_time done = std::max(w.at, local + m_access);
     delay = done - sc_core::sc_time_stamp();
+    // For quantum keepers that forbid a smaller delay: the hart's time then
+    // ends at the grant plus its offset, at most one quantum late.
+    if (m_monotonic_delay) delay = std::max(delay, given + m_access);
     std::fill_n(t.get_data_ptr(), t.get_data_length(), uint8_t{0}); // STATUS OK
     finish(t, SYNCRON_ST_OK);
 }
@@ -115,6 +137,7 @@ void MmioFrontEndBase::at_request(tlm::tlm_generic_payload& t) {
     if (o.action != MmioFrontEndCore::Action::done) send(o.msg, m_access);
     if (o.action == MmioFrontEndCore::Action::exchange) {
         m_waiters[o.hart].at_load = &t;
+        m_waiters[o.hart].since = sc_core::sc_time_stamp();
         return;
     }
     finish(t, o.status);
@@ -160,6 +183,14 @@ void MmioFrontEndBase::on_reply(tlm::tlm_generic_payload& t, const sc_time& dela
 }
 
 void MmioFrontEndBase::reply_b_transport(tlm::tlm_generic_payload& t, sc_time& delay) { on_reply(t, delay); }
+
+std::vector<MmioFrontEndBase::Waiting> MmioFrontEndBase::waiting() const {
+    std::vector<Waiting> out;
+    for (unsigned h = 0; h < m_core.harts(); ++h)
+        if (const auto& p = m_core.pending(h))
+            out.push_back({m_core.unit() * m_core.harts() + h, *p, m_waiters[h].since});
+    return out;
+}
 
 unsigned MmioFrontEndBase::bus_transport_dbg(tlm::tlm_generic_payload& t) {
     if (!t.is_read()) return 0; // debug writes would change registers

@@ -6,7 +6,8 @@
 //   LT (b_transport): registers and req_async stores complete at once with
 //     access_ns added to the delay; a req_sync load blocks inside
 //     b_transport until the SE's grant and returns with the delay annotated
-//     up to the grant's time, never before the hart's own local time.
+//     up to the grant's time, never before the hart's own local time (with
+//     FabricParams::monotonic_delay, never below the delay passed in).
 //   AT (4-phase nb_transport, on the project's AT engine): END_REQ at once,
 //     BEGIN_RESP access_ns later, or, for a req_sync load, at the grant.
 //   Debug transport reads registers without side effects or time.
@@ -43,12 +44,20 @@ public:
         uint64_t errors = 0;   ///< accesses answered with an error response
     };
 
+    /// A hart whose blocking command load has not completed.
+    struct Waiting {
+        unsigned hart = 0;      ///< global hart ID
+        Message request;        ///< its req_sync request: variable and opcode
+        sc_core::sc_time since; ///< the hart's local time when it issued it
+    };
+
     SC_HAS_PROCESS(MmioFrontEndBase);
     MmioFrontEndBase(sc_core::sc_module_name name, unsigned unit, const FabricParams& params, const AddressMap& map,
                      std::shared_ptr<KindTable> kinds);
 
     const MmioFrontEndCore& function() const { return m_core; }
     const Stats& stats() const { return m_stats; }
+    std::vector<Waiting> waiting() const;
     unsigned unit() const { return m_core.unit(); }
 
 protected:
@@ -65,6 +74,7 @@ private:
         sc_core::sc_event granted_event;
         bool granted = false;
         sc_core::sc_time at;                         ///< when the grant arrived
+        sc_core::sc_time since;                      ///< when the request was issued
         tlm::tlm_generic_payload* at_load = nullptr; ///< AT: the load awaiting the grant
     };
 
@@ -84,6 +94,8 @@ private:
     WireLayout m_layout;
     bool m_wire_ok;
     sc_core::sc_time m_access;
+    bool m_monotonic_delay; // FabricParams::monotonic_delay
+    bool m_error_responses; // FabricParams::error_responses
     std::vector<Waiter> m_waiters;
     tlm::tlm_generic_payload m_msg_trans;                         // reused for every request to the SE
     AtTargetPort m_bus_port;                                      // 4-phase target side of the hart-facing socket

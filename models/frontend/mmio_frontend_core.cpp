@@ -17,7 +17,8 @@ void store_le(uint8_t* data, unsigned len, uint64_t v) {
 
 MmioFrontEndCore::MmioFrontEndCore(unsigned unit, const FabricParams& params, std::shared_ptr<KindTable> kinds)
     : m_unit(unit), m_params(params),
-      m_base(params.window_base + uint64_t(unit) * params.harts_per_unit * params.window_bytes),
+      m_base(params.port_offsets ? 0
+                                 : params.window_base + uint64_t(unit) * params.harts_per_unit * params.window_bytes),
       m_kinds(kinds ? std::move(kinds) : std::make_shared<KindTable>()), m_harts(params.harts_per_unit) {
     m_params.vars.units = params.units;
 }

@@ -29,7 +29,7 @@ public:
         unsigned len = 0;
         bool read = true;
         bool byte_enables = false; ///< the payload has a byte-enable array
-        bool streaming = false;    ///< streaming width below the data length
+        bool streaming = false;    ///< streaming width set (not 0) and below the data length
         bool extended = false;     ///< the payload carries an extension (e.g. an atomic)
         uint8_t* data = nullptr;   ///< read: filled; write: taken
     };
@@ -47,7 +47,8 @@ public:
 
     MmioFrontEndCore(unsigned unit, const FabricParams& params, std::shared_ptr<KindTable> kinds);
 
-    /// A load or store from the bus (absolute address as the bus passes it).
+    /// A load or store from the bus (the address as the bus passes it:
+    /// absolute, or from the unit's first window with port_offsets).
     Outcome access(const Access& a);
     /// The SE's reply to local hart `m.core`: completes its req_sync request.
     /// False when that hart waits for no such reply.
@@ -60,6 +61,8 @@ public:
     std::optional<unsigned> hart_of(uint64_t addr) const;
     uint32_t status(unsigned hart) const { return m_harts.at(hart).status; }
     bool waiting(unsigned hart) const { return m_harts.at(hart).pending.has_value(); }
+    /// The req_sync request local hart `hart` waits for, if any.
+    const std::optional<Message>& pending(unsigned hart) const { return m_harts.at(hart).pending; }
     unsigned harts() const { return static_cast<unsigned>(m_harts.size()); }
     unsigned unit() const { return m_unit; }
     uint64_t base() const { return m_base; }

@@ -1,5 +1,8 @@
 #include "models/frontend/syncron_fabric.h"
 
+#include <string>
+
+#include "models/common/hex.h"
 #include "models/interconnect/crossbar.h"
 #include "models/interconnect/link.h"
 #include "models/interconnect/router.h"
@@ -76,6 +79,31 @@ SyncronFabricBase::SyncronFabricBase(sc_core::sc_module_name name, const FabricP
 }
 
 SyncronFabricBase::~SyncronFabricBase() = default;
+
+unsigned SyncronFabricBase::report_waiting() {
+    m_waiting_reported = true;
+    unsigned n = 0;
+    std::string text;
+    for (unsigned u = 0; u < m_params.units; ++u)
+        for (const auto& w : frontend_base(u).waiting()) {
+            ++n;
+            text += "\n  hart " + std::to_string(w.hart) + ": " + std::string(to_string(w.request.op)) +
+                    " on variable " + hex(w.request.addr) + " since " + w.since.to_string();
+        }
+    // A grant that never came: a deadlock in the software, or a load the
+    // bus kept from completing (an AMO or LR/SC on a command slot).
+    if (n)
+        SC_REPORT_ERROR(name(), (std::to_string(n) +
+                                 " hart(s) still wait for a grant at the end of the simulation "
+                                 "(never use an AMO or LR/SC on a SynCron window):" +
+                                 text)
+                                    .c_str());
+    return n;
+}
+
+void SyncronFabricBase::end_of_simulation() {
+    if (!m_waiting_reported) report_waiting();
+}
 
 void SyncronFabricBase::attach(unsigned u, MmioFrontEndBase& fe, tlm::tlm_target_socket<32>& overflow_in) {
     fe.to_se.bind(m_xbars.at(u)->in);

@@ -42,9 +42,15 @@ public:
     SeModule& se(unsigned u) { return *m_ses.at(u); }
     const SeModule& se(unsigned u) const { return *m_ses.at(u); }
     virtual MmioFrontEndBase& frontend_base(unsigned u) = 0;
+    /// Reports every hart still waiting for a grant (hart, variable, request,
+    /// since when) as one SC_REPORT_ERROR, which throws by default; returns
+    /// how many wait. A run must not end with requests pending: call it when
+    /// sc_start() returns (end_of_simulation() calls it after sc_stop()).
+    unsigned report_waiting();
 
 protected:
     SyncronFabricBase(sc_core::sc_module_name name, const FabricParams& params, unsigned bus_bits);
+    void end_of_simulation() override;
     /// Wires unit u's front end to its SE and crossbar.
     void attach(unsigned u, MmioFrontEndBase& fe, tlm::tlm_target_socket<32>& overflow_in);
     const AddressMap& address_map() const { return m_map; }
@@ -60,6 +66,7 @@ private:
     std::vector<std::unique_ptr<SeModule>> m_ses;
     std::vector<std::unique_ptr<Link>> m_links;
     std::vector<std::unique_ptr<BackingStore>> m_stores;
+    bool m_waiting_reported = false;
 
 protected:
     std::vector<std::unique_ptr<VaultController>> m_vaults; ///< default memory, one vault per unit

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/se/memory_response.h"
 #include "models/tlm/borrowed_extension.h"
 #include "models/tlm/payload_fill.h"
 
@@ -424,10 +425,8 @@ void SeModule::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, un
             m_trace->on_memory(rec);
         }
     }
-    if (trans.is_response_error())
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": syncronVar access failed at address " +
-                                   std::to_string(addr) + " (" + trans.get_response_string() + ")")
-                                      .c_str());
+    if (const auto why = memory_response_error(trans, addr, m_params.accept_incomplete_response))
+        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + *why).c_str());
     if (m_timing == Timing::at) trans.release();
 }
 

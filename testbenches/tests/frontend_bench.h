@@ -32,21 +32,31 @@ public:
         in.register_transport_dbg(this, &PlainBus::transport_dbg);
         out.register_nb_transport_bw(this, &PlainBus::nb_transport_bw);
     }
-    /// [begin, end) goes to output `port` (in binding order).
-    void map(uint64_t begin, uint64_t end, int port) { m_ranges.push_back({begin, end, port}); }
+    /// [begin, end) goes to output `port` (in binding order); with
+    /// `offsets` the target gets the address minus `begin`, as buses that
+    /// pass each port the offset into its own mapping do.
+    void map(uint64_t begin, uint64_t end, int port, bool offsets = false) {
+        m_ranges.push_back({begin, end, port, offsets});
+    }
 
 private:
     struct Range {
         uint64_t begin, end;
         int port;
+        bool offsets;
     };
-    int decode(uint64_t a) const {
+    /// The output port, or -1; translates the address for an offset port.
+    int decode(tlm::tlm_generic_payload& t) const {
+        const uint64_t a = t.get_address();
         for (const auto& r : m_ranges)
-            if (a >= r.begin && a < r.end) return r.port;
+            if (a >= r.begin && a < r.end) {
+                if (r.offsets) t.set_address(a - r.begin);
+                return r.port;
+            }
         return -1;
     }
     void b_transport(int, tlm::tlm_generic_payload& t, sc_core::sc_time& d) {
-        const int p = decode(t.get_address());
+        const int p = decode(t);
         if (p < 0) {
             t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
             return;
@@ -56,7 +66,7 @@ private:
     tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) {
         if (ph == tlm::BEGIN_REQ) {
             m_from[&t] = id;
-            m_to[&t] = decode(t.get_address());
+            m_to[&t] = decode(t);
         }
         const int p = m_to[&t];
         if (p < 0) {
@@ -69,7 +79,7 @@ private:
         return in[m_from.at(&t)]->nb_transport_bw(t, ph, d);
     }
     unsigned transport_dbg(int, tlm::tlm_generic_payload& t) {
-        const int p = decode(t.get_address());
+        const int p = decode(t);
         return p < 0 ? 0 : out[p]->transport_dbg(t);
     }
     std::vector<Range> m_ranges;
@@ -89,6 +99,9 @@ public:
         socket.register_transport_dbg(this, &PlainMemory::transport_dbg);
     }
     uint64_t accesses = 0;
+    /// False: a memory that never sets the response status (it stays as the
+    /// initiator left it, usually TLM_INCOMPLETE_RESPONSE).
+    bool sets_status = true;
     uint64_t read(uint64_t a, unsigned len) const {
         uint64_t v = 0;
         for (unsigned i = 0; i < len; ++i) {
@@ -112,7 +125,7 @@ private:
             else
                 byte = t.get_data_ptr()[i];
         }
-        t.set_response_status(tlm::TLM_OK_RESPONSE);
+        if (sets_status) t.set_response_status(tlm::TLM_OK_RESPONSE);
         return true;
     }
     void b_transport(int, tlm::tlm_generic_payload& t, sc_core::sc_time& d) {
@@ -149,6 +162,10 @@ public:
 
     /// LT: the local time offset, carried from access to access.
     sc_core::sc_time offset;
+    /// Leave the streaming width 0 (not set), as many ISSs do.
+    bool zero_streaming = false;
+    /// An error response traps: a load's destination is not written.
+    bool trap_on_error = false;
     bool done = false;
 
     tlm::tlm_response_status access(bool read, uint64_t addr, uint64_t& value, unsigned len = 4) {
@@ -159,12 +176,14 @@ public:
         t.set_address(addr);
         t.set_data_ptr(data);
         t.set_data_length(len);
-        t.set_streaming_width(len);
+        t.set_streaming_width(zero_streaming ? 0 : len);
         t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
         const sc_core::sc_time before = now();
         if (!m_at) {
+            const sc_core::sc_time given = offset;
             socket->b_transport(t, offset);
             time_went_back += now() < before;
+            delay_lowered += offset < given;
         } else {
             sync();
             tlm::tlm_phase ph = tlm::BEGIN_REQ;
@@ -178,14 +197,15 @@ public:
                 if (m_response_at > sc_core::sc_time_stamp()) wait(m_response_at - sc_core::sc_time_stamp());
             }
         }
-        if (read) {
+        if (t.is_response_error()) ++error_responses;
+        if (read && !(trap_on_error && t.is_response_error())) { // a trap leaves the register unwritten
             value = 0;
             std::memcpy(&value, data, len);
         }
         return t.get_response_status();
     }
     uint64_t load(uint64_t addr, unsigned len = 4) {
-        uint64_t v = 0;
+        uint64_t v = trap_on_error ? 0xbad0bad0 : 0; // what a trapped load leaves in its register
         last = access(true, addr, v, len);
         return v;
     }
@@ -202,6 +222,8 @@ public:
     }
     tlm::tlm_response_status last = tlm::TLM_OK_RESPONSE;
     unsigned time_went_back = 0; ///< LT accesses that returned before the hart's local time at the call
+    unsigned delay_lowered = 0;  ///< LT accesses that returned a smaller delay than they were given
+    unsigned error_responses = 0;
 
 private:
     tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase& ph, sc_core::sc_time& d) {

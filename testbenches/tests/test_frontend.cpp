@@ -14,7 +14,9 @@
 #include <systemc>
 #include <tlm>
 
+#include "models/common/hex.h"
 #include "models/frontend/syncron_fabric.h"
+#include "models/se/memory_response.h"
 #include "models/se/se_module.h"
 #include "testbenches/tests/frontend_bench.h"
 
@@ -45,8 +47,16 @@ FabricParams params(unsigned units, unsigned harts, bool default_memory, Timing 
 
 uint64_t var(unsigned unit, unsigned i) { return kVars + unit * kUnitBytes + 0x1000 + 64ull * i; }
 
+/// What a third-party platform may do differently from ours
+/// (docs/integration.md, "If your VP ...").
+struct Quirks {
+    bool zero_streaming = false; ///< harts leave the streaming width 0
+    bool silent_memory = false;  ///< the memory never sets the response status
+};
+
 /// The platform: harts -> bus -> {front end of every unit, memory}; the
-/// overflow sockets (unless default memory) -> the same memory.
+/// overflow sockets (unless default memory) -> the same memory. The bus
+/// passes the front ends per-port offsets when FabricParams::port_offsets.
 struct Bench {
     FabricParams p;
     PlainBus bus{"bus"};
@@ -54,18 +64,20 @@ struct Bench {
     PlainMemory mem{"mem", kVars, kMemBytes, sc_time(20, SC_NS)};
     std::vector<std::unique_ptr<PlainHart>> harts;
 
-    Bench(const FabricParams& fp, bool at, const std::function<void(PlainHart&, unsigned)>& script)
+    Bench(const FabricParams& fp, bool at, const std::function<void(PlainHart&, unsigned)>& script, Quirks q = {})
         : p(fp), fabric("fabric", fp) {
         for (unsigned u = 0; u < p.units; ++u) {
             bus.out.bind(fabric.frontend(u).socket);
-            bus.map(fabric.unit_window_begin(u), fabric.unit_window_end(u), static_cast<int>(u));
+            bus.map(fabric.unit_window_begin(u), fabric.unit_window_end(u), static_cast<int>(u), p.port_offsets);
             if (!p.default_memory) fabric.overflow(u).bind(mem.socket);
         }
         bus.out.bind(mem.socket);
         bus.map(kVars, kVars + kMemBytes, static_cast<int>(p.units));
+        mem.sets_status = !q.silent_memory;
         for (unsigned g = 0; g < p.units * p.harts_per_unit; ++g) {
             harts.push_back(std::make_unique<PlainHart>(("hart" + std::to_string(g)).c_str(), at,
                                                         [script, g](PlainHart& h) { script(h, g); }));
+            harts.back()->zero_streaming = q.zero_streaming;
             harts.back()->socket.bind(bus.in);
         }
     }
@@ -98,59 +110,69 @@ struct Shared {
     unsigned woken = 0;
 };
 
-void run_all_primitives(bool at, bool default_memory, unsigned st_entries) {
+/// `custom` (optional) supplies the options; units, harts, timing and
+/// memory are the test's.
+void run_all_primitives(bool at, bool default_memory, unsigned st_entries, const FabricParams* custom = nullptr,
+                        Quirks quirks = {}) {
     constexpr unsigned kUnits = 2, kHarts = 8, kTotal = kUnits * kHarts, kRounds = 6;
     Shared s;
     s.arrived.assign(kRounds, 0);
     const uint64_t lock = var(0, 0), sem = var(0, 1), barrier = var(1, 0), cond = var(1, 1), cond_lock = var(1, 2);
     const uint64_t within[kUnits] = {var(0, 2), var(1, 3)};
-    FabricParams fp = params(kUnits, kHarts, default_memory, at ? Timing::at : Timing::lt);
+    FabricParams fp = custom ? *custom : params(kUnits, kHarts, default_memory, at ? Timing::at : Timing::lt);
+    fp.units = kUnits;
+    fp.harts_per_unit = kHarts;
+    fp.default_memory = default_memory;
+    fp.timing = at ? Timing::at : Timing::lt;
     fp.se.st_entries = st_entries;
     const auto ok = [&](uint32_t st) { s.bad_status += st != SYNCRON_ST_OK; };
-    auto bench = std::make_unique<Bench>(fp, at, [&](PlainHart& h, unsigned g) {
-        Api api{h, kWindows + g * fp.window_bytes};
-        const unsigned u = g / kHarts;
-        for (unsigned r = 0; r < kRounds; ++r) {
-            // Lock: a read-modify-write of a counter in plain memory.
-            ok(api.sync(SYNCRON_OP_LOCK_ACQUIRE, lock));
-            s.max_in_cs = std::max(s.max_in_cs, ++s.in_cs);
-            const uint64_t v = h.load(kCounter, 8);
-            h.compute(sc_time(5 + g, SC_NS));
-            h.store(kCounter, v + 1, 8);
-            --s.in_cs;
-            ok(api.async(SYNCRON_OP_LOCK_RELEASE, lock));
-            // Semaphore of 3 resources.
-            ok(api.sync(SYNCRON_OP_SEM_WAIT, sem, 3));
-            s.max_in_sem = std::max(s.max_in_sem, ++s.in_sem);
-            h.compute(sc_time(400, SC_NS));
-            h.sync(); // hold the resource while the others run
-            --s.in_sem;
-            ok(api.async(SYNCRON_OP_SEM_POST, sem));
-            // Barrier across units: nobody leaves phase r before all arrived.
-            ++s.arrived[r];
-            ok(api.sync(SYNCRON_OP_BARRIER_ACROSS_UNITS, barrier, kTotal));
-            s.bad_phase += s.arrived[r] != kTotal;
-            ok(api.sync(SYNCRON_OP_BARRIER_WITHIN_UNIT, within[u], kHarts));
-        }
-        // Condition variable, signal then broadcast (Mesa: re-check the flag).
-        for (const bool broadcast : {false, true}) {
-            bool& flag = broadcast ? s.flag_broadcast : s.flag_signal;
-            ok(api.sync(SYNCRON_OP_LOCK_ACQUIRE, cond_lock));
-            if (g == 0) {
-                flag = true;
-                ok(api.async(broadcast ? SYNCRON_OP_COND_BROADCAST : SYNCRON_OP_COND_SIGNAL, cond));
-            } else {
-                while (!flag) {
-                    ok(api.sync(SYNCRON_OP_COND_WAIT, cond, cond_lock));
-                    ++s.woken;
-                    ok(api.sync(SYNCRON_OP_LOCK_ACQUIRE, cond_lock));
-                }
-                if (!broadcast) ok(api.async(SYNCRON_OP_COND_SIGNAL, cond)); // pass the wake-up on
+    auto bench = std::make_unique<Bench>(
+        fp, at,
+        [&](PlainHart& h, unsigned g) {
+            Api api{h, kWindows + g * fp.window_bytes};
+            const unsigned u = g / kHarts;
+            for (unsigned r = 0; r < kRounds; ++r) {
+                // Lock: a read-modify-write of a counter in plain memory.
+                ok(api.sync(SYNCRON_OP_LOCK_ACQUIRE, lock));
+                s.max_in_cs = std::max(s.max_in_cs, ++s.in_cs);
+                const uint64_t v = h.load(kCounter, 8);
+                h.compute(sc_time(5 + g, SC_NS));
+                h.store(kCounter, v + 1, 8);
+                --s.in_cs;
+                ok(api.async(SYNCRON_OP_LOCK_RELEASE, lock));
+                // Semaphore of 3 resources.
+                ok(api.sync(SYNCRON_OP_SEM_WAIT, sem, 3));
+                s.max_in_sem = std::max(s.max_in_sem, ++s.in_sem);
+                h.compute(sc_time(400, SC_NS));
+                h.sync(); // hold the resource while the others run
+                --s.in_sem;
+                ok(api.async(SYNCRON_OP_SEM_POST, sem));
+                // Barrier across units: nobody leaves phase r before all arrived.
+                ++s.arrived[r];
+                ok(api.sync(SYNCRON_OP_BARRIER_ACROSS_UNITS, barrier, kTotal));
+                s.bad_phase += s.arrived[r] != kTotal;
+                ok(api.sync(SYNCRON_OP_BARRIER_WITHIN_UNIT, within[u], kHarts));
             }
-            ok(api.async(SYNCRON_OP_LOCK_RELEASE, cond_lock));
-            ok(api.sync(SYNCRON_OP_BARRIER_ACROSS_UNITS, barrier, kTotal));
-        }
-    });
+            // Condition variable, signal then broadcast (Mesa: re-check the flag).
+            for (const bool broadcast : {false, true}) {
+                bool& flag = broadcast ? s.flag_broadcast : s.flag_signal;
+                ok(api.sync(SYNCRON_OP_LOCK_ACQUIRE, cond_lock));
+                if (g == 0) {
+                    flag = true;
+                    ok(api.async(broadcast ? SYNCRON_OP_COND_BROADCAST : SYNCRON_OP_COND_SIGNAL, cond));
+                } else {
+                    while (!flag) {
+                        ok(api.sync(SYNCRON_OP_COND_WAIT, cond, cond_lock));
+                        ++s.woken;
+                        ok(api.sync(SYNCRON_OP_LOCK_ACQUIRE, cond_lock));
+                    }
+                    if (!broadcast) ok(api.async(SYNCRON_OP_COND_SIGNAL, cond)); // pass the wake-up on
+                }
+                ok(api.async(SYNCRON_OP_LOCK_RELEASE, cond_lock));
+                ok(api.sync(SYNCRON_OP_BARRIER_ACROSS_UNITS, barrier, kTotal));
+            }
+        },
+        quirks);
     sc_core::sc_start();
     for (const auto& h : bench->harts) {
         REQUIRE(h->done);
@@ -522,4 +544,281 @@ TEST_CASE("front end: a 32-bit bus drives the fabric with 4-byte accesses", "[fr
     CHECK(st8 == tlm::TLM_COMMAND_ERROR_RESPONSE);
     CHECK(seen[4] == SYNCRON_ST_BAD_COMMAND);
     CHECK(fabric.frontend(0).stats().grants == 1);
+}
+
+// ---------------------------------------------------------------- third-party VPs (docs/integration.md, "If your VP ...")
+
+TEST_CASE("front end: harts that never set the streaming width (0) are served in LT", "[frontend]") {
+    Quirks q;
+    q.zero_streaming = true;
+    run_all_primitives(false, true, 64, nullptr, q);
+}
+
+TEST_CASE("front end: harts that never set the streaming width (0) are served in AT", "[frontend]") {
+    Quirks q;
+    q.zero_streaming = true;
+    run_all_primitives(true, true, 64, nullptr, q);
+}
+
+TEST_CASE("front end: a streaming width set below the data length is still refused", "[frontend]") {
+    const FabricParams fp = params(1, 1, true, Timing::lt);
+    tlm::tlm_response_status narrow = tlm::TLM_OK_RESPONSE;
+    uint64_t status = 0, hart = 99;
+    Bench b(fp, false, [&](PlainHart& h, unsigned) {
+        uint8_t data[4] = {};
+        tlm::tlm_generic_payload t;
+        t.set_command(tlm::TLM_READ_COMMAND);
+        t.set_address(kWindows + SYNCRON_MMIO_HART);
+        t.set_data_ptr(data);
+        t.set_data_length(4);
+        t.set_streaming_width(2);
+        h.socket->b_transport(t, h.offset);
+        narrow = t.get_response_status();
+        status = h.load(kWindows + SYNCRON_MMIO_STATUS);
+        h.zero_streaming = true;
+        hart = h.load(kWindows + SYNCRON_MMIO_HART);
+    });
+    sc_core::sc_start();
+    CHECK(narrow == tlm::TLM_BURST_ERROR_RESPONSE);
+    CHECK(status == SYNCRON_ST_BAD_SIZE);
+    CHECK(hart == 0);
+    CHECK(b.harts[0]->last == tlm::TLM_OK_RESPONSE);
+}
+
+TEST_CASE("front end: a bus that passes per-port offsets reaches every unit with port_offsets in LT", "[frontend]") {
+    FabricParams fp = params(2, 8, true, Timing::lt);
+    fp.port_offsets = true;
+    run_all_primitives(false, true, 64, &fp);
+}
+
+TEST_CASE("front end: a bus that passes per-port offsets reaches every unit with port_offsets in AT", "[frontend]") {
+    FabricParams fp = params(2, 8, true, Timing::at);
+    fp.port_offsets = true;
+    run_all_primitives(true, true, 64, &fp);
+}
+
+namespace {
+/// Four LT harts contending for one lock under a 200 ns quantum; per
+/// blocking load, how much later the hart's time ends than the later of the
+/// kernel's time at the return (about the grant) and its own local time +
+/// access, and when the run ends.
+struct DelayRun {
+    unsigned lowered = 0, went_back = 0, calls = 0, bad_status = 0;
+    sc_time extra_sum, extra_max, end;
+    uint64_t counter = 0;
+};
+DelayRun run_delay_convention(bool monotonic) {
+    constexpr unsigned kHarts = 4, kRounds = 25;
+    FabricParams fp = params(1, kHarts, true, Timing::lt);
+    fp.monotonic_delay = monotonic;
+    const sc_time access(fp.access_ns, SC_NS);
+    DelayRun r;
+    Bench b(fp, false, [&](PlainHart& h, unsigned g) {
+        Api api{h, kWindows + g * fp.window_bytes};
+        h.store(api.w + SYNCRON_MMIO_VAR_LO, var(0, 0), 8);
+        for (unsigned i = 0; i < kRounds; ++i) {
+            h.compute(sc_time(37 + 11 * g, SC_NS));
+            const sc_time local = h.now();
+            r.bad_status += h.load(api.w + SYNCRON_MMIO_CMD(SYNCRON_OP_LOCK_ACQUIRE)) != SYNCRON_ST_OK;
+            const sc_time exact = std::max(sc_core::sc_time_stamp(), local + access);
+            const sc_time extra = h.now() - exact;
+            ++r.calls;
+            r.extra_sum += extra;
+            r.extra_max = std::max(r.extra_max, extra);
+            const uint64_t v = h.load(kCounter, 8);
+            h.compute(sc_time(20, SC_NS));
+            h.store(kCounter, v + 1, 8);
+            h.store(api.w + SYNCRON_MMIO_CMD(SYNCRON_OP_LOCK_RELEASE), 0);
+        }
+    });
+    sc_core::sc_start();
+    for (const auto& h : b.harts) {
+        REQUIRE(h->done);
+        r.lowered += h->delay_lowered;
+        r.went_back += h->time_went_back;
+    }
+    r.end = sc_core::sc_time_stamp();
+    r.counter = b.mem.read(kCounter, 8);
+    CHECK(r.counter == uint64_t(kHarts) * kRounds);
+    CHECK(r.bad_status == 0);
+    CHECK(r.went_back == 0);
+    WARN("monotonic_delay=" << monotonic << ": " << r.calls << " blocking loads, hart time later than the grant by "
+                            << r.extra_sum / r.calls << " on average, " << r.extra_max << " at most; run ends at "
+                            << r.end);
+    return r;
+}
+} // namespace
+
+TEST_CASE("front end: by default a blocking load may return a smaller delay but never an earlier time", "[frontend]") {
+    const DelayRun r = run_delay_convention(false);
+    CHECK(r.lowered > 0); // the grant came after the hart's local time: the delay went down
+}
+
+TEST_CASE("front end: with monotonic_delay a blocking load never returns a smaller delay", "[frontend]") {
+    const DelayRun r = run_delay_convention(true);
+    CHECK(r.lowered == 0);
+    // The cost: the hart's offset at the call (below its 200 ns quantum) plus access_ns, per blocking load.
+    CHECK(r.extra_max <= sc_time(201, SC_NS));
+}
+
+TEST_CASE("front end: memory_response_error accepts OK and names the cause and option of an incomplete response",
+          "[frontend]") {
+    tlm::tlm_generic_payload t;
+    t.set_address(0x1234);
+    t.set_response_status(tlm::TLM_OK_RESPONSE);
+    CHECK_FALSE(memory_response_error(t, 0x80000040, false));
+    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    const auto strict = memory_response_error(t, 0x80000040, false);
+    REQUIRE(strict);
+    CHECK_THAT(*strict, Catch::Contains(std::to_string(0x80000040)));
+    CHECK_THAT(*strict, Catch::Contains("TLM_INCOMPLETE_RESPONSE"));
+    CHECK_THAT(*strict, Catch::Contains("never sets the response status"));
+    CHECK_THAT(*strict, Catch::Contains("accept_incomplete_response"));
+    CHECK_FALSE(memory_response_error(t, 0x80000040, true));
+    t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    for (const bool accept : {false, true}) {
+        const auto error = memory_response_error(t, 0x80000040, accept); // a real error stays one
+        REQUIRE(error);
+        CHECK_THAT(*error, Catch::Contains("TLM_ADDRESS_ERROR_RESPONSE"));
+        CHECK_THAT(*error, !Catch::Contains("accept_incomplete_response"));
+    }
+}
+
+namespace {
+std::vector<std::string> g_errors; // SC_ERROR reports caught by keep_error
+void keep_error(const sc_core::sc_report& r, const sc_core::sc_actions&) {
+    if (r.get_severity() == sc_core::SC_ERROR) g_errors.push_back(r.get_msg());
+}
+} // namespace
+
+TEST_CASE("front end: a memory that never sets the status stops the SE with an error naming the option", "[frontend]") {
+    FabricParams fp = params(1, 1, false, Timing::lt);
+    fp.se.st_entries = 0; // the first request takes the syncronVar path
+    Quirks q;
+    q.silent_memory = true;
+    Bench b(
+        fp, false,
+        [&](PlainHart& h, unsigned) {
+            Api api{h, kWindows};
+            api.sync(SYNCRON_OP_LOCK_ACQUIRE, var(0, 0));
+        },
+        q);
+    // Kept instead of thrown, so that the run ends normally.
+    sc_core::sc_report_handler::set_handler(keep_error);
+    sc_core::sc_start();
+    REQUIRE_FALSE(g_errors.empty());
+    CHECK_THAT(g_errors.front(), Catch::Contains("syncronVar access failed at address " + std::to_string(var(0, 0))));
+    CHECK_THAT(g_errors.front(), Catch::Contains("never sets the response status"));
+    CHECK_THAT(g_errors.front(), Catch::Contains("accept_incomplete_response"));
+}
+
+TEST_CASE("front end: accept_incomplete_response runs every primitive on a memory that never sets the status in LT",
+          "[frontend]") {
+    FabricParams fp = params(2, 8, false, Timing::lt);
+    fp.se.accept_incomplete_response = true;
+    Quirks q;
+    q.silent_memory = true;
+    run_all_primitives(false, false, 0, &fp, q);
+}
+
+TEST_CASE("front end: accept_incomplete_response runs every primitive on a memory that never sets the status in AT",
+          "[frontend]") {
+    FabricParams fp = params(2, 8, false, Timing::at);
+    fp.se.accept_incomplete_response = true;
+    Quirks q;
+    q.silent_memory = true;
+    run_all_primitives(true, false, 0, &fp, q);
+}
+
+namespace {
+/// A hart that traps on every error response: with error_responses off,
+/// every Table 2 call still returns its STATUS code.
+void run_trapping_hart(bool at) {
+    FabricParams fp = params(1, 2, true, at ? Timing::at : Timing::lt);
+    fp.error_responses = false;
+    std::vector<uint64_t> got;
+    Bench b(fp, at, [&](PlainHart& h, unsigned g) {
+        if (g != 0) return;
+        h.trap_on_error = true;
+        Api api{h, kWindows};
+        got.push_back(api.sync(SYNCRON_OP_LOCK_ACQUIRE, var(0, 0)));             // OK
+        got.push_back(api.sync(SYNCRON_OP_LOCK_ACQUIRE, var(0, 0)));             // ALREADY_HELD
+        got.push_back(api.async(SYNCRON_OP_LOCK_RELEASE, var(0, 1)));            // NOT_HELD
+        got.push_back(api.sync(SYNCRON_OP_BARRIER_WITHIN_UNIT, var(0, 2), 0));   // BAD_ARGUMENT
+        got.push_back(h.load(kWindows + 0x20));                                  // BAD_OFFSET
+        got.push_back(h.load(kWindows + SYNCRON_MMIO_CMD(SYNCRON_OP_SEM_POST))); // BAD_COMMAND
+        got.push_back(h.load(kWindows + SYNCRON_MMIO_CMD(0)));                   // BAD_OPCODE
+        got.push_back(h.load(kWindows + SYNCRON_MMIO_STATUS));                   // STATUS agrees
+        got.push_back(api.async(SYNCRON_OP_LOCK_RELEASE, var(0, 0)));            // OK
+    });
+    sc_core::sc_start();
+    REQUIRE(b.harts[0]->done);
+    const std::vector<uint64_t> want = {SYNCRON_ST_OK,           SYNCRON_ST_ALREADY_HELD, SYNCRON_ST_NOT_HELD,
+                                        SYNCRON_ST_BAD_ARGUMENT, SYNCRON_ST_BAD_OFFSET,   SYNCRON_ST_BAD_COMMAND,
+                                        SYNCRON_ST_BAD_OPCODE,   SYNCRON_ST_BAD_OPCODE,   SYNCRON_ST_OK};
+    CHECK(got == want);
+    CHECK(b.harts[0]->error_responses == 0); // never trapped
+    CHECK(b.fabric.frontend(0).stats().errors == 6);
+}
+} // namespace
+
+TEST_CASE("front end: with error_responses off a trapping hart gets every STATUS code in LT", "[frontend]") {
+    run_trapping_hart(false);
+}
+
+TEST_CASE("front end: with error_responses off a trapping hart gets every STATUS code in AT", "[frontend]") {
+    run_trapping_hart(true);
+}
+
+namespace {
+/// Hart 0 takes a lock and never releases it; hart 1 waits for it forever.
+void stuck_script(PlainHart& h, unsigned g) {
+    Api api{h, kWindows + g * SYNCRON_MMIO_DEFAULT_WINDOW};
+    if (g == 1) h.compute(sc_time(100, SC_NS));
+    api.sync(SYNCRON_OP_LOCK_ACQUIRE, var(0, 0));
+}
+} // namespace
+
+TEST_CASE("front end: a hart still waiting when the simulation runs out of events is reported", "[frontend]") {
+    const FabricParams fp = params(1, 2, true, Timing::lt);
+    Bench b(fp, false, stuck_script);
+    sc_core::sc_start(); // ends: nothing left to happen
+    CHECK(b.harts[0]->done);
+    CHECK_FALSE(b.harts[1]->done);
+    std::string error;
+    try {
+        b.fabric.report_waiting();
+    } catch (const sc_core::sc_report& r) {
+        error = r.what();
+    }
+    CHECK_THAT(error, Catch::Contains("1 hart(s) still wait"));
+    CHECK_THAT(error, Catch::Contains("hart 1: lock_acquire_local on variable " + hex(var(0, 0)) + " since 102 ns"));
+    CHECK_THAT(error, Catch::Contains("AMO or LR/SC"));
+}
+
+TEST_CASE("front end: a hart still waiting at sc_stop is reported at the end of simulation", "[frontend]") {
+    const FabricParams fp = params(1, 2, true, Timing::at);
+    Bench b(fp, true, stuck_script);
+    sc_core::sc_spawn([] {
+        sc_core::wait(sc_time(1, sc_core::SC_US));
+        sc_core::sc_stop();
+    });
+    std::string error;
+    try {
+        sc_core::sc_start();
+    } catch (const sc_core::sc_report& r) {
+        error = r.what();
+    }
+    CHECK_THAT(error, Catch::Contains("hart 1: lock_acquire_local on variable " + hex(var(0, 0)) + " since 102 ns"));
+}
+
+TEST_CASE("front end: a run whose harts all completed reports nobody waiting", "[frontend]") {
+    const FabricParams fp = params(1, 2, true, Timing::lt);
+    Bench b(fp, false, [](PlainHart& h, unsigned g) {
+        Api api{h, kWindows + g * SYNCRON_MMIO_DEFAULT_WINDOW};
+        api.sync(SYNCRON_OP_LOCK_ACQUIRE, var(0, 0));
+        api.async(SYNCRON_OP_LOCK_RELEASE, var(0, 0));
+    });
+    sc_core::sc_start();
+    CHECK(b.fabric.report_waiting() == 0);
 }

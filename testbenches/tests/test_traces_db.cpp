@@ -136,7 +136,7 @@ LinkRecord link(unsigned src, unsigned dst, double start, double end, double del
 /// The ```sql blocks of docs/traces.md's "Transaction database" section whose
 /// first line is "-- cookbook: NAME", by NAME.
 std::map<std::string, std::string> cookbook() {
-    const fs::path doc = fs::path(__FILE__).parent_path().parent_path().parent_path() / "docs" / "traces.md";
+    const fs::path doc = fs::path(SYNCRON_SOURCE_DIR) / "docs" / "traces.md";
     std::ifstream in(doc);
     INFO(doc.string());
     REQUIRE(in.good());

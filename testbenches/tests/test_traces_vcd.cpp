@@ -587,7 +587,7 @@ TEST_CASE("vcd: the GTKWave save files name signals the recorder writes", "[trac
     std::set<std::string> gtkwave_names; // as GTKWave names VCD signals
     for (const auto& [name, v] : vcd.vars) gtkwave_names.insert(vcd.top_scope + "." + name + v.range);
 
-    const std::filesystem::path source_root = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path();
+    const std::filesystem::path source_root = SYNCRON_SOURCE_DIR; // __FILE__ is source-relative (-ffile-prefix-map)
     for (const char* file : {"se.gtkw", "cores.gtkw", "lock_handoff.gtkw"}) {
         INFO(file);
         const std::string text = slurp((source_root / "traces" / file).string());

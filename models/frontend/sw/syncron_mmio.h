@@ -93,7 +93,11 @@ static inline uint32_t syncron_async_(const syncron_hart_t* h, uint32_t op, uint
 static inline uint32_t syncron_status(const syncron_hart_t* h) { return syncron_read32_(h, SYNCRON_MMIO_STATUS); }
 static inline uint32_t syncron_hart_id(const syncron_hart_t* h) { return syncron_read32_(h, SYNCRON_MMIO_HART); }
 
-/* Table 2. Each returns the STATUS code (SYNCRON_ST_OK on success). */
+/* Table 2. Each returns the STATUS code (SYNCRON_ST_OK on success). A bad
+ * access also gets a bus error response by default; on an ISS that traps on
+ * every error response, the platform sets FabricParams::error_responses =
+ * false, and the loads then return the code without a trap
+ * (docs/integration.md, "If your VP ..."). */
 static inline uint32_t lock_acquire(const syncron_hart_t* h, uint64_t lock) {
     return syncron_sync_(h, SYNCRON_OP_LOCK_ACQUIRE, lock, 0);
 }
