@@ -11,7 +11,7 @@
 
 #include "models/protocol/endpoint.h"
 #include "models/protocol/message.h"
-#include "models/se/core/var_snapshot.h"
+#include "models/protocol/var_snapshot.h"
 
 namespace syncron {
 

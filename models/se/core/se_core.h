@@ -15,6 +15,7 @@
 #include "models/common/params.h"
 #include "models/common/stat_provider.h"
 #include "models/protocol/message.h"
+#include "models/protocol/var_snapshot.h"
 #include "models/se/core/indexing_counters.h"
 #include "models/se/core/overflow_policy.h"
 #include "models/se/core/se_context.h"
@@ -25,7 +26,6 @@
 #include "models/se/core/sync_table.h"
 #include "models/se/core/sync_var_memory.h"
 #include "models/se/core/syncron_var.h"
-#include "models/se/core/var_snapshot.h"
 
 namespace syncron {
 
