@@ -7,16 +7,8 @@
 # stuck hart reported and a non-zero exit.
 #   scripts/test-foreign-vp.sh <build dir> [<source dir>]
 set -euo pipefail
-build=$(cd "${1:?usage: $0 <build dir> [<source dir>]}" && pwd)
-src=$(cd "${2:-$(dirname "$0")/..}" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log"
+. "$(dirname "$0")/lib/installed-package.sh"
 cp -r "$src/testbenches/foreign_vp" "$tmp/vp"
-sanitize=()
-[ -n "${SYNCRON_VP_SANITIZE:-}" ] && sanitize=(-DCMAKE_CXX_FLAGS="-fsanitize=$SYNCRON_VP_SANITIZE"
-  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=$SYNCRON_VP_SANITIZE")
 cmake -S "$tmp/vp" -B "$tmp/vp-build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$tmp/prefix" \
   "${sanitize[@]}" > "$tmp/configure.log" 2>&1 || { cat "$tmp/configure.log"; exit 1; }
 cmake --build "$tmp/vp-build" > "$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; exit 1; }

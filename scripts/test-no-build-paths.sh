@@ -5,12 +5,7 @@
 # asserts, the debug information). ctest "no_build_paths"; docs/integration.md.
 #   scripts/test-no-build-paths.sh <build dir> [<source dir>]
 set -euo pipefail
-build=$(cd "${1:?usage: $0 <build dir> [<source dir>]}" && pwd)
-src=$(cd "${2:-$(dirname "$0")/..}" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log"
+. "$(dirname "$0")/lib/installed-package.sh"
 status=0
 while IFS= read -r -d '' f; do
   if grep -qI . "$f" 2> /dev/null; then

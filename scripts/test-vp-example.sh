@@ -5,12 +5,7 @@
 # docs/integration.md).
 #   scripts/test-vp-example.sh <build dir> [<source dir>]
 set -euo pipefail
-build=$(cd "${1:?usage: $0 <build dir> [<source dir>]}" && pwd)
-src=$(cd "${2:-$(dirname "$0")/..}" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log"
+. "$(dirname "$0")/lib/installed-package.sh"
 # The installed package (its text files: headers, CMake and pkg-config files)
 # must not point back into the source or build tree.
 if grep -rlIF -e "$src" -e "$build" "$tmp/prefix"; then
@@ -23,9 +18,6 @@ launcher=()
 command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 # A sanitizer build tree (SYNCRON_VP_SANITIZE, set by ctest) installs
 # instrumented libraries: the example is then built with the same runtime.
-sanitize=()
-[ -n "${SYNCRON_VP_SANITIZE:-}" ] && sanitize=(-DCMAKE_CXX_FLAGS="-fsanitize=$SYNCRON_VP_SANITIZE"
-  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=$SYNCRON_VP_SANITIZE")
 cmake -S "$tmp/vp" -B "$tmp/vp-build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$tmp/prefix" \
   "${launcher[@]}" "${sanitize[@]}" > "$tmp/configure.log" || { cat "$tmp/configure.log"; exit 1; }
 cmake --build "$tmp/vp-build" > "$tmp/build.log" || { cat "$tmp/build.log"; exit 1; }

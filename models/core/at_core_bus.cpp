@@ -54,17 +54,8 @@ void AtCoreBus::timed(const BusAccess& a) {
     while (!m_mem_done) sc_core::wait(m_event); // one outstanding memory operation
     m_mem_trans = nullptr;
     if (m_trace) {
-        MemoryRecord r;
-        r.initiator = m_owner.self;
-        r.addr = a.addr;
-        r.size = a.len;
-        r.write = a.cmd == tlm::TLM_WRITE_COMMAND;
-        r.at = true;
-        r.begin = begin;
-        r.end_req = std::max(begin, m_mem_end_req);
-        r.begin_resp = std::max(r.end_req, m_mem_begin_resp);
-        r.end = sc_core::sc_time_stamp();
-        m_trace->on_memory(r);
+        const sc_core::sc_time end_req = std::max(begin, m_mem_end_req);
+        trace_access(a, begin, end_req, std::max(end_req, m_mem_begin_resp), sc_core::sc_time_stamp(), true);
     }
     if (t.is_response_error())
         report_access_error(a, t);

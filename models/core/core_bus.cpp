@@ -58,4 +58,20 @@ void CoreBus::report_send_error(const Message& m, const tlm::tlm_generic_payload
                         .c_str());
 }
 
+void CoreBus::trace_access(const BusAccess& a, const sc_core::sc_time& begin, const sc_core::sc_time& end_req,
+                           const sc_core::sc_time& begin_resp, const sc_core::sc_time& end, bool at) const {
+    if (!m_trace) return;
+    MemoryRecord r;
+    r.initiator = m_owner.self;
+    r.addr = a.addr;
+    r.size = a.len;
+    r.write = a.cmd == tlm::TLM_WRITE_COMMAND;
+    r.at = at;
+    r.begin = begin;
+    r.end_req = end_req;
+    r.begin_resp = begin_resp;
+    r.end = end;
+    m_trace->on_memory(r);
+}
+
 } // namespace syncron

@@ -92,6 +92,9 @@ public:
 protected:
     void report_access_error(const BusAccess& a, const tlm::tlm_generic_payload& t) const;
     void report_send_error(const Message& m, const tlm::tlm_generic_payload& t) const;
+    /// A memory transaction for the trace sink (when one is attached).
+    void trace_access(const BusAccess& a, const sc_core::sc_time& begin, const sc_core::sc_time& end_req,
+                      const sc_core::sc_time& begin_resp, const sc_core::sc_time& end, bool at) const;
 
     tlm::tlm_initiator_socket<>& m_socket;
     BusOwner m_owner;

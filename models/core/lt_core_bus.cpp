@@ -21,15 +21,8 @@ void LtCoreBus::timed(const BusAccess& a) {
     }
     m_qk.set(delay);
     if (m_trace) {
-        MemoryRecord r;
-        r.initiator = m_owner.self;
-        r.addr = a.addr;
-        r.size = a.len;
-        r.write = a.cmd == tlm::TLM_WRITE_COMMAND;
-        r.at = false;
-        r.begin = r.end_req = begin;
-        r.begin_resp = r.end = sc_core::sc_time_stamp() + delay;
-        m_trace->on_memory(r);
+        const sc_core::sc_time end = sc_core::sc_time_stamp() + delay;
+        trace_access(a, begin, begin, end, end, false);
     }
     if (m_trans.is_response_error()) report_access_error(a, m_trans);
     // A coherence request's access must be performed before the core can
