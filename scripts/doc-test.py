@@ -40,6 +40,9 @@ SKIP = [
     (r"^scripts/(applications|memory_energy)\.py\b",
      "parameter sweeps of tens to hundreds of full-size runs (10 s to minutes); each point is a syncron-sim run "
      "like the ones tested here"),
+    (r"^scripts/cited-code-counts\.py (crono|ascylib)\b",
+     "needs a checkout of a cited repository (not shipped; no network in CI); ctest cited_code_counts checks the "
+     "script's parsers on recorded outputs"),
     (r"^ctest\b",
      "the test suite itself (this test is one of its tests)"),
     (r"^snakemake\b",
