@@ -304,12 +304,11 @@ ASCYLIB_STRUCTURES = {
 #define DS_CONTAINS(s, k) sl_contains((s), (k))
 #define DS_ADD(s, k) sl_add((s), (k), (k))
 #define DS_REMOVE(s, k) sl_remove((s), (k))
-static void ds_setup(long n) { /* levels and node size as the harness sets them */
-  unsigned l = 0;
+static void ds_setup(long n) { /* the harness's values: floor(log2 n) levels, */
+  unsigned l = 0;              /* a node of that many pointers, in 32-byte units */
   while ((1UL << (l + 1)) <= (unsigned long)n) ++l;
   levelmax = l;
-  size_pad_32 = sizeof(sl_node_t) + levelmax * sizeof(sl_node_t*);
-  while (size_pad_32 & 31) size_pad_32++;
+  size_pad_32 = (unsigned)((sizeof(sl_node_t) + l * sizeof(sl_node_t*) + 31) & ~(size_t)31);
 }
 #define DS_SETUP(n) ds_setup(n)
 """, SET_PHASES, 5000, 500),
