@@ -401,6 +401,28 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     } catch (const ConfigError& e) {
         throw ConfigError("configuration '" + vm["config"].as<std::string>() + "': " + e.what());
     }
+    // A --graph or --series the workload would never read is a mistake, not a no-op.
+    const WorkloadRegistry& registry = WorkloadRegistry::instance();
+    for (const char* input : {"graph", "series"}) {
+        if (!vm.count(input) || !registry.has(out.params.workload.name)) continue;
+        const auto reads = [&](const std::string& name) {
+            const auto& inputs = registry.info(name).inputs;
+            return std::find(inputs.begin(), inputs.end(), input) != inputs.end();
+        };
+        if (reads(out.params.workload.name)) continue;
+        std::vector<std::string> readers;
+        for (const std::string& name : registry.names())
+            if (reads(name)) readers.push_back(name);
+        throw CliError(std::string("option '--") + input + "': workload '" + out.params.workload.name + "' reads no " +
+                       input + " file (the workloads that do: " + join(readers) + ")");
+    }
+    // Inputs are known only now (a graph may come from the file or --set);
+    // nothing has been opened for writing yet.
+    out.inputs.push_back({"--config", preset_file(vm["config"].as<std::string>())});
+    const WorkloadParams& w = out.params.workload;
+    if (!w.graph.empty()) out.inputs.push_back({vm.count("graph") ? "--graph" : "workload.graph", w.graph});
+    if (!w.series.empty()) out.inputs.push_back({vm.count("series") ? "--series" : "workload.series", w.series});
+    check_outputs_against_inputs(out);
     return out;
 }
 
