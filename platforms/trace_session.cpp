@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "models/common/hex.h"
+#include "models/common/input_file.h"
 #include "platforms/build_info.h"
 #include "platforms/config/config.h"
 #include "platforms/ndp_platform.h"
@@ -190,7 +191,7 @@ std::string TraceSession::close(const std::string& status) {
         guarded([&] {
             m_json->close();
             if (m_json->failed())
-                throw std::runtime_error("cannot write timeline to '" + m_json->path() +
+                throw std::runtime_error("cannot write timeline to '" + excerpt(m_json->path(), kQuotedMax) +
                                          "': " + std::strerror(m_json->error_number()));
         });
     if (m_vcd) guarded([&] { m_vcd->close(); });

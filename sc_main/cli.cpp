@@ -9,6 +9,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "models/common/input_file.h"
 #include "platforms/config/json_text.h"
 #include "platforms/workload_registry.h"
 #include "sc_main/output_paths.h"
@@ -354,7 +355,7 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     try {
         check_keys(cfg);
     } catch (const ConfigError& e) {
-        throw ConfigError("configuration '" + vm["config"].as<std::string>() + "': " + e.what());
+        throw ConfigError("configuration '" + excerpt(vm["config"].as<std::string>(), kQuotedMax) + "': " + e.what());
     }
 
     if (cfg.is_null()) cfg = json::object();
@@ -399,7 +400,7 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     try {
         out.params = from_json(cfg);
     } catch (const ConfigError& e) {
-        throw ConfigError("configuration '" + vm["config"].as<std::string>() + "': " + e.what());
+        throw ConfigError("configuration '" + excerpt(vm["config"].as<std::string>(), kQuotedMax) + "': " + e.what());
     }
     // A --graph or --series the workload would never read is a mistake, not a no-op.
     const WorkloadRegistry& registry = WorkloadRegistry::instance();

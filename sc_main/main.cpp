@@ -15,6 +15,7 @@
 
 #include <systemc>
 
+#include "models/common/input_file.h"
 #include "platforms/build_info.h"
 #include "platforms/comparison.h"
 #include "platforms/config/config.h"
@@ -64,7 +65,8 @@ public:
 private:
     [[noreturn]] void fail(int error) {
         m_file.discard();
-        throw std::runtime_error("cannot write " + m_what + " to '" + m_file.path() + "': " + std::strerror(error));
+        throw std::runtime_error("cannot write " + m_what + " to '" +
+                                 syncron::excerpt(m_file.path(), syncron::kQuotedMax) + "': " + std::strerror(error));
     }
     syncron::StagedFile m_file;
     std::string m_what;

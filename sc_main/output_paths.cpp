@@ -1,11 +1,13 @@
 #include "sc_main/output_paths.h"
 
+#include <climits>
 #include <filesystem>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include "models/common/file_identity.h"
+#include "models/common/input_file.h"
 #include "platforms/trace_session.h"
 #include "traces/vcd_recorder.h"
 
@@ -14,6 +16,9 @@ namespace syncron {
 namespace fs = std::filesystem;
 
 namespace {
+
+/// A path as a message quotes it: cut short.
+std::string shown(const std::string& path) { return excerpt(path, kQuotedMax); }
 
 /// The path two spellings of one file share: symbolic links, "." and ".." resolved.
 fs::path identity(const std::string& path) { return FileIdentity(path).resolved(); }
@@ -31,17 +36,21 @@ bool created_by_out(const fs::path& dir, const std::string& out_dir) {
 }
 
 void check_one(const NamedPath& o, const std::string& out_dir) {
+    // Found now rather than when the finished file is renamed into place.
+    const std::string name = fs::path(o.path).filename().string();
+    if (o.path.size() >= PATH_MAX || name.size() > NAME_MAX)
+        throw CliError("option '" + o.option + "': '" + shown(o.path) + "' is too long a file name");
     std::error_code ec;
     if (fs::is_directory(o.path, ec))
-        throw CliError("option '" + o.option + "': '" + o.path + "' is a folder, not a file (give a file name)");
+        throw CliError("option '" + o.option + "': '" + shown(o.path) + "' is a folder, not a file (give a file name)");
     fs::path parent = fs::path(o.path).parent_path();
     if (parent.empty()) parent = ".";
     if (fs::exists(parent, ec)) {
         if (!fs::is_directory(parent, ec))
-            throw CliError("option '" + o.option + "': '" + parent.string() + "' (the folder of '" + o.path +
-                           "') is not a folder");
+            throw CliError("option '" + o.option + "': '" + shown(parent.string()) + "' (the folder of '" +
+                           shown(o.path) + "') is not a folder");
     } else if (!created_by_out(parent, out_dir)) {
-        throw CliError("option '" + o.option + "': the folder '" + parent.string() + "' of '" + o.path +
+        throw CliError("option '" + o.option + "': the folder '" + shown(parent.string()) + "' of '" + shown(o.path) +
                        "' does not exist (create it, or use --out DIR, which creates its folder)");
     }
 }
@@ -67,7 +76,7 @@ std::vector<NamedPath> output_files(const CliOptions& options) {
 void check_output_paths(const CliOptions& options) {
     std::error_code ec;
     if (!options.out_dir.empty() && fs::exists(options.out_dir, ec) && !fs::is_directory(options.out_dir, ec))
-        throw CliError("--out '" + options.out_dir + "' exists and is not a folder");
+        throw CliError("--out '" + shown(options.out_dir) + "' exists and is not a folder");
     const TraceOptions& t = options.traces;
     // A folder is refused in either spelling of --vcd.
     if (!t.vcd.empty() && VcdRecorder::file_base(t.vcd) + ".vcd" != t.vcd) check_one({"--vcd", t.vcd}, options.out_dir);
@@ -75,12 +84,13 @@ void check_output_paths(const CliOptions& options) {
         // The database deletes and recreates its file (and -wal, -shm, -journal): never a device or a FIFO.
         const fs::file_status st = fs::status(t.db, ec);
         if (!ec && fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st))
-            throw CliError("option '--trace-db': '" + t.db +
+            throw CliError("option '--trace-db': '" + shown(t.db) +
                            "' is not a regular file (the database replaces its file; give a file name)");
     }
     const std::vector<NamedPath> outputs = output_files(options);
     for (const NamedPath& o : outputs) check_one(o, options.out_dir);
     std::vector<FileIdentity> ids;
+    ids.reserve(outputs.size());
     for (const NamedPath& o : outputs) ids.emplace_back(o.path);
     for (size_t i = 0; i < outputs.size(); ++i)
         for (size_t j = i + 1; j < outputs.size(); ++j) {
@@ -88,7 +98,7 @@ void check_output_paths(const CliOptions& options) {
             // Two outputs thrown away into /dev/null harm nothing.
             if (ids[i].is_character_device()) continue;
             throw CliError("options '" + outputs[i].option + "' and '" + outputs[j].option + "' name the same file '" +
-                           outputs[j].path + "': each output needs a file of its own");
+                           shown(outputs[j].path) + "': each output needs a file of its own");
         }
 }
 

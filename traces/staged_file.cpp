@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "models/common/file_identity.h"
+#include "models/common/input_file.h"
 
 namespace syncron {
 
@@ -92,8 +93,12 @@ void StagedFile::track(bool on) noexcept {
 
 void StagedFile::check(const std::string& what) const {
     const auto fail = [&](int error) {
-        throw std::runtime_error("cannot write " + what + " to '" + m_path + "': " + std::strerror(error));
+        throw std::runtime_error("cannot write " + what + " to '" + excerpt(m_path, kQuotedMax) +
+                                 "': " + std::strerror(error));
     };
+    // The temporary's name is cut short; the final one must be possible too.
+    const size_t name = m_target.size() - m_target.find_last_of('/') - 1;
+    if (!m_in_place && (m_target.size() >= PATH_MAX || name > NAME_MAX)) fail(ENAMETOOLONG);
     // A file the user keeps read-only stays as it is, although a rename could replace it.
     if (::access(m_target.c_str(), F_OK) == 0 && ::access(m_target.c_str(), W_OK) != 0) fail(errno);
     if (m_in_place) return;

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "models/common/input_file.h"
 #include "models/protocol/opcode.h"
 
 namespace syncron {
@@ -118,14 +119,16 @@ TimelineJson::TimelineJson(const std::string& path)
     m_closed = false;
     m_fd = ::open(m_file.temporary().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (m_fd < 0)
-        throw std::runtime_error("cannot open trace file '" + path + "' for writing: " + std::strerror(errno));
+        throw std::runtime_error("cannot open trace file '" + excerpt(path, kQuotedMax) +
+                                 "' for writing: " + std::strerror(errno));
     write_all(kHeader, sizeof kHeader - 1);
     if (m_failed) { // a device that refuses every write (/dev/full) fails before the run
         ::close(m_fd);
         m_fd = -1;
         m_closed = true;
         m_file.discard();
-        throw std::runtime_error("cannot write timeline to '" + path + "': " + std::strerror(m_errno));
+        throw std::runtime_error("cannot write timeline to '" + excerpt(path, kQuotedMax) +
+                                 "': " + std::strerror(m_errno));
     }
 }
 

@@ -18,4 +18,8 @@ std::string input_file_problem(const std::string& path);
 /// "… (N characters)": how a message quotes a long line or name.
 std::string excerpt(const std::string& text, size_t max = 80);
 
+/// How much of a file name or key a message quotes (excerpt()): longer than
+/// any path a test or a user is likely to type, far shorter than PATH_MAX.
+constexpr size_t kQuotedMax = 300;
+
 } // namespace syncron

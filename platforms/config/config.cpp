@@ -41,7 +41,8 @@ struct Field {
 
 std::string path_of(const Field& f) { return std::string(f.section) + "." + f.key; }
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+// A key or a file name quoted in a message, cut short (a 5,000-character key, a 100 KB path).
+std::string quoted(const std::string& s) { return "'" + excerpt(s, kQuotedMax) + "'"; }
 
 [[noreturn]] void type_error(const std::string& path, const char* expected, const json& v) {
     throw ConfigError(quoted(path) + " must be " + expected + ", got " + json_excerpt(v));

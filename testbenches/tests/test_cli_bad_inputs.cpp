@@ -103,6 +103,7 @@ void make_inputs(const fs::path& dir) {
     write(dir / "hermitian.mtx", "%%MatrixMarket matrix coordinate pattern hermitian\n3 3 2\n1 2\n2 3\n");
     write(dir / "duplicate.json", R"({"se":{"st_entries":8,"st_entries":16}})");
     write(dir / "overflow.json", R"({"se":{"clock_ghz":1e400}})");
+    write(dir / "long_key.json", R"({"se":{")" + std::string(5000, 'k') + R"(":1}})");
     REQUIRE(::mkfifo((dir / "fifo.json").c_str(), 0600) == 0); // no writer: opening it to read would block
 }
 
@@ -147,10 +148,11 @@ TEST_CASE("bad inputs: every row of bad_inputs.tsv gives its exit code and messa
     const fs::path dir = fs::path(syncron::test::temp_dir()) / ("bad-inputs-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     make_inputs(dir);
-    const std::string nested(100000, '[');
+    const std::string nested(100000, '['), long_name(100000, 'p');
     const auto inputs = snapshot(dir);
     for (const Row& r : table) {
-        const std::string args = replace_all(replace_all(r.args, "{dir}", dir.string()), "{nested}", nested);
+        const std::string args = replace_all(
+            replace_all(replace_all(r.args, "{dir}", dir.string()), "{nested}", nested), "{long}", long_name);
         INFO("bad_inputs.tsv:" << r.line << " " << r.what << ": syncron-sim " << r.args);
         const auto run = run_sim(args);
         INFO("output: " << run.out.substr(0, 2000));

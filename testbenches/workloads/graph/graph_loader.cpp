@@ -17,14 +17,16 @@ using Edges = std::vector<std::pair<uint32_t, uint32_t>>;
 
 std::ifstream open_or_throw(const std::string& path) {
     const std::string problem = input_file_problem(path);
-    if (!problem.empty()) throw std::invalid_argument("graph file '" + excerpt(path, 200) + "' " + problem);
+    if (!problem.empty()) throw std::invalid_argument("graph file '" + excerpt(path, kQuotedMax) + "' " + problem);
     std::ifstream in(path);
-    if (!in) throw std::invalid_argument("graph file '" + path + "' cannot be opened (missing or unreadable)");
+    if (!in)
+        throw std::invalid_argument("graph file '" + excerpt(path, kQuotedMax) +
+                                    "' cannot be opened (missing or unreadable)");
     return in;
 }
 
 [[noreturn]] void bad_line(const std::string& path, uint64_t line, const std::string& what) {
-    throw std::invalid_argument(path + ":" + std::to_string(line) + ": " + what);
+    throw std::invalid_argument(excerpt(path, kQuotedMax) + ":" + std::to_string(line) + ": " + what);
 }
 
 /// The whitespace-separated fields of a line.

@@ -31,9 +31,11 @@ bool parse_real(const std::string& text, double& out) {
 Series load_series(const std::string& path, unsigned column) {
     if (column == 0) throw std::invalid_argument("workload.series_column must be at least 1 (the first column is 1)");
     const std::string problem = input_file_problem(path);
-    if (!problem.empty()) throw std::invalid_argument("series file '" + excerpt(path, 200) + "' " + problem);
+    if (!problem.empty()) throw std::invalid_argument("series file '" + excerpt(path, kQuotedMax) + "' " + problem);
     std::ifstream in(path);
-    if (!in) throw std::invalid_argument("series file '" + path + "' cannot be opened (missing or unreadable)");
+    if (!in)
+        throw std::invalid_argument("series file '" + excerpt(path, kQuotedMax) +
+                                    "' cannot be opened (missing or unreadable)");
     Series s;
     s.source = path;
     uint64_t number = 0;
@@ -46,7 +48,7 @@ Series load_series(const std::string& path, unsigned column) {
         std::stringstream split(t);
         for (std::string f; std::getline(split, f, ',');) fields.push_back(trim(f));
         if (t.back() == ',') fields.emplace_back();
-        const auto where = path + ":" + std::to_string(number) + ": ";
+        const auto where = excerpt(path, kQuotedMax) + ":" + std::to_string(number) + ": ";
         if (fields.size() < column)
             throw std::invalid_argument(where + "the line has " + std::to_string(fields.size()) +
                                         " column(s), workload.series_column is " + std::to_string(column));
