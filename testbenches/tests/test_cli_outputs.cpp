@@ -334,6 +334,13 @@ TEST_CASE("cli outputs: a file-size limit fails the run with the file and the re
     }
     // Every trace past the limit at once: each is reported, none is renamed
     // into place (an earlier file keeps its name), no temporary is left.
+    // Not under AddressSanitizer: after SystemC's coroutine stacks ran, the
+    // second exception thrown while closing makes ASan report a false
+    // stack-buffer-overflow (it cannot follow the stack switches:
+    // google/sanitizers#189, docs/reliability.md); the normal build runs it.
+#if defined(__SANITIZE_ADDRESS__)
+    return;
+#endif
     std::ofstream(dir / "all.json") << "{\"earlier\":true}";
     const Run r = run(dir,
                       {"--ops", "20", "--vcd", dir / "all.vcd", "--trace-json", dir / "all.json", "--trace-db",
