@@ -205,6 +205,8 @@ void NdpPlatform::build() {
         return nullptr;
     };
     for (auto& l : m_links) l->set_reverse(link_of(l->dst_unit(), l->src_unit()));
+    // A checker must see every hop: with checkers the accesses take the sockets.
+    if (p.timing == Timing::lt && !m_params.check.protocol) build_direct_paths();
     if (m_coherence) {
         // The directories' ports come after the links (UnitRouter::directory_port).
         for (unsigned u = 0; u < p.units; ++u) {
@@ -219,6 +221,46 @@ void NdpPlatform::build() {
         build_coherence_checker();
     }
     m_scheme->build(*this); // server programs, and a client behind every client core
+}
+
+void NdpPlatform::build_direct_paths() {
+    const unsigned units = m_params.platform.units;
+    m_direct_units.resize(units);
+    for (unsigned u = 0; u < units; ++u) {
+        Unit& unit = *m_units[u];
+        const UnitRouter& router = *unit.router;
+        UnitDirectPath::Unit& d = m_direct_units[u];
+        d.xbar = &unit.xbar->timing();
+        for (unsigned v = 0; v < unit.vaults.size(); ++v)
+            d.vaults.push_back({v, &unit.vaults[v]->socket.get_base_interface()});
+        d.se = {static_cast<unsigned>(router.se_port()), &unit.se->in.get_base_interface()};
+        d.link_to.assign(units, nullptr);
+        d.link_port.assign(units, 0);
+        for (auto& l : m_links) {
+            if (l->src_unit() != u) continue;
+            d.link_to[l->dst_unit()] = &l->timing();
+            d.link_port[l->dst_unit()] = static_cast<unsigned>(router.link_port(l->dst_unit()));
+        }
+    }
+    std::vector<NdpCore*> cores;
+    for (auto& c : m_cores) cores.push_back(c.get());
+    for (NdpCore* c : m_scheme->server_cores()) cores.push_back(c);
+    for (NdpCore* c : cores) {
+        auto& boxes = m_direct_units[c->unit()].mailboxes;
+        if (boxes.size() <= c->local_id()) boxes.resize(c->local_id() + 1);
+        boxes[c->local_id()] = {static_cast<unsigned>(m_units[c->unit()]->router->mailbox_port(c->local_id())),
+                                &c->mailbox.get_base_interface()};
+    }
+    for (unsigned u = 0; u < units; ++u)
+        m_direct_paths.push_back(std::make_unique<UnitDirectPath>(m_map, u, m_direct_units));
+    for (NdpCore* c : cores) c->set_direct_path(m_direct_paths[c->unit()].get());
+    for (unsigned u = 0; u < units; ++u) m_units[u]->se->set_direct_path(m_direct_paths[u].get());
+}
+
+uint64_t NdpPlatform::direct_transports() const {
+    uint64_t n = 0;
+    for (const auto& p : m_direct_paths) n += p->transports();
+    return n;
 }
 
 void NdpPlatform::build_coherence_checker() {
@@ -284,6 +326,10 @@ unsigned NdpPlatform::unfinished_cores() const {
 // ---------------------------------------------------------------- driver
 
 uint64_t NdpPlatform::allocate(unsigned unit, uint64_t bytes, Sharing sharing) {
+    return allocate_region(unit, bytes, sharing, false);
+}
+
+uint64_t NdpPlatform::allocate_region(unsigned unit, uint64_t bytes, Sharing sharing, bool syncvar) {
     if (unit >= m_units.size())
         throw std::invalid_argument("allocate: unit " + std::to_string(unit) + " does not exist");
     Unit& u = *m_units[unit];
@@ -294,7 +340,14 @@ uint64_t NdpPlatform::allocate(unsigned unit, uint64_t bytes, Sharing sharing) {
     u.next_free += size;
     // Per unit, not one list: allocations round-robin over the units would
     // otherwise insert into the middle of a sorted vector (quadratic start-up).
-    u.regions.push_back(Region{base, base + size, sharing});
+    // An allocation right after one of the same kind (sharing, variable or
+    // not) extends its region: the lookup on every access (region_of)
+    // searches runs of one kind, not allocations.
+    Region* last = u.regions.empty() ? nullptr : &u.regions.back();
+    if (last && last->syncvar == syncvar && last->sharing == sharing && last->end == base)
+        last->end = base + size;
+    else
+        u.regions.push_back(Region{base, base + size, sharing, syncvar});
     return base;
 }
 
@@ -330,8 +383,7 @@ SyncVar NdpPlatform::create_syncvar(unsigned home_unit) {
     // The driver allocates a syncronVar (Figure 9) in the home unit's memory;
     // its address is the opaque handle. It is never cached.
     const unsigned bytes = m_units.at(home_unit)->se->core().layout().bytes();
-    const SyncVar v = allocate(home_unit, bytes, Sharing::shared);
-    m_units[home_unit]->regions.back().syncvar = true;
+    const SyncVar v = allocate_region(home_unit, bytes, Sharing::shared, true);
     m_syncvars.push_back(v);
     return v;
 }

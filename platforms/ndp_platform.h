@@ -28,6 +28,7 @@
 #include "models/schemes/sync_scheme.h"
 #include "models/se/se_module.h"
 #include "models/tlm/protocol_checker.h"
+#include "platforms/unit_direct_path.h"
 
 namespace syncron {
 
@@ -69,6 +70,9 @@ public:
     const std::vector<SyncVar>& syncvars() const { return m_syncvars; }
     /// Called once, in simulation, when every client core has finished.
     void on_finished(std::function<void()> f) { m_on_finished.push_back(std::move(f)); }
+    /// Transports the LT direct paths served (docs/timing.md, "The direct
+    /// path"); 0 in AT and with protocol checkers, where every access takes the sockets.
+    uint64_t direct_transports() const;
     /// Stops the run at the next check (StopSignals: SIGINT, SIGTERM, SIGHUP); safe to call from a signal handler.
     static void request_stop() { s_stop_requested = 1; }
     static bool stop_requested() { return s_stop_requested != 0; }
@@ -117,8 +121,9 @@ private:
         std::unique_ptr<DirectoryModule> directory; ///< when coherence is enabled
         std::unique_ptr<UnitRouter> router;
         uint64_t next_free = 0; ///< bump allocator
-        /// Allocated regions of this unit; the bump allocator makes append
-        /// order address order, so this stays sorted at O(1) per allocation.
+        /// Allocated regions of this unit, adjacent ones of one kind merged;
+        /// the bump allocator makes append order address order, so this
+        /// stays sorted at O(1) per allocation.
         std::vector<Region> regions;
     };
 
@@ -130,6 +135,8 @@ private:
     template <class Initiator, class Target>
     void connect(Initiator& initiator, Target& target, const std::string& what);
     bool is_cacheable(uint64_t addr) const;
+    /// allocate(), the region marked as synchronization variables or not.
+    uint64_t allocate_region(unsigned unit, uint64_t bytes, Sharing sharing, bool syncvar);
     /// The region holding addr, or nullptr.
     const Region* region_of(uint64_t addr) const;
     NdpCore::Coherent coherent_class(uint64_t addr) const;
@@ -137,6 +144,8 @@ private:
     void check_coherence(uint64_t line);
     /// Builds the checker once every core exists (check.coherence).
     void build_coherence_checker();
+    /// LT without protocol checkers: the cores' direct paths (docs/timing.md, "The direct path").
+    void build_direct_paths();
     BackingStore& store_of(uint64_t addr);
 
     SimParams m_params;
@@ -149,6 +158,8 @@ private:
     SeTopology m_topology;
     std::unique_ptr<SyncScheme> m_scheme;
     std::vector<std::unique_ptr<ProtocolChecker>> m_checkers;
+    std::vector<UnitDirectPath::Unit> m_direct_units;            ///< what the direct paths book through
+    std::vector<std::unique_ptr<UnitDirectPath>> m_direct_paths; ///< one per unit
     bool m_coherence = false;
     /// Every L1 by cache index (unit x cores_per_unit + local ID); null where no core is.
     std::vector<NdpCore*> m_caches;

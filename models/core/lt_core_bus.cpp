@@ -17,7 +17,7 @@ void LtCoreBus::timed(const BusAccess& a) {
         const BorrowedExtension<AtomicExtension> atomic(m_trans, a.atomic); // caller-owned
         const BorrowedExtension<CoherenceExtension> coherence(m_trans, a.coherence);
         const BorrowedExtension<SyncTrafficExtension> tag(m_trans, m_sync_tag);
-        m_socket->b_transport(m_trans, delay);
+        lt_transport(m_direct, m_socket, m_trans, delay);
     }
     m_qk.set(delay);
     if (m_trace) {
@@ -39,7 +39,7 @@ bool LtCoreBus::send(uint64_t dest, const Message& m, uint8_t* wire, bool sync) 
     sc_core::sc_time delay = issued;
     {
         const BorrowedExtension<SyncronExtension> borrowed(m_trans, &ext); // stack-owned
-        m_socket->b_transport(m_trans, delay);
+        lt_transport(m_direct, m_socket, m_trans, delay);
     }
     // A req_sync request waits for its reply anyway; a posted message
     // (req_async, a server's reply) costs the core its issue cycle only, as

@@ -3,6 +3,7 @@
 // blocking b_transport on one reused payload with the core's local time as
 // the annotated delay, and temporal decoupling through the quantum keeper.
 #include "models/core/core_bus.h"
+#include "models/tlm/lt_direct_path.h"
 
 namespace syncron {
 
@@ -17,9 +18,12 @@ public:
     void timed(const BusAccess& a) override;
     bool send(uint64_t dest, const Message& m, uint8_t* wire, bool sync) override;
     std::optional<Message> await_reply(const sc_core::sc_time& issued) override;
+    /// Accesses and messages go this way where it covers them (not owned; null: the socket only).
+    void set_direct(LtDirectPath* path) { m_direct = path; }
 
 private:
     tlm::tlm_generic_payload m_trans; ///< reused by every access: no allocation per access
+    LtDirectPath* m_direct = nullptr;
 };
 
 } // namespace syncron

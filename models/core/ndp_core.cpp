@@ -76,6 +76,11 @@ void NdpCore::set_server_mailbox(bool on) {
     m_at_bus.set_sync_tag(on ? &m_sync_tag : nullptr);
 }
 
+void NdpCore::set_direct_path(LtDirectPath* path) {
+    if (sc_core::sc_start_of_simulation_invoked()) return before_start(*this, "set_direct_path");
+    m_lt_bus.set_direct(path);
+}
+
 void NdpCore::set_sync_client(SyncClient* client) {
     if (sc_core::sc_start_of_simulation_invoked()) return before_start(*this, "set_sync_client");
     m_client = client;

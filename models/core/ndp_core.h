@@ -105,6 +105,9 @@ public:
     /// Server cores: every message reaching the mailbox is queued for
     /// receive() instead of answering an expected reply (before sc_start).
     void set_server_mailbox(bool on);
+    /// LT: memory accesses take this direct path where it covers them
+    /// (docs/timing.md, "The direct path"); not owned (before sc_start).
+    void set_direct_path(LtDirectPath* path);
 
     // CoreServices
     const char* name() const override { return sc_module::name(); }

@@ -79,10 +79,7 @@ void Crossbar::b_transport(int, tlm::tlm_generic_payload& trans, sc_time& delay)
         m_timing.count_unrouted();
         return;
     }
-    const sc_time arrival = sc_core::sc_time_stamp() + delay;
-    const Schedule s =
-        m_timing.schedule(static_cast<unsigned>(port), trans.get_data_length(), arrival, traffic_class(trans));
-    delay += (s.start - arrival) + hop_latency();
+    m_timing.lt_hop(static_cast<unsigned>(port), trans.get_data_length(), traffic_class(trans), delay);
     out[port]->b_transport(trans, delay);
 }
 

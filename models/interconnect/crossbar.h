@@ -57,6 +57,8 @@ public:
 
     void set_router(const Router* router) { m_timing.set_router(router); }
     const XbarParams& params() const { return m_timing.params(); }
+    /// The function and timing the LT shell books through (the LT direct path books the same).
+    CrossbarTiming& timing() { return m_timing; }
 
     // Timing helpers (no side effects).
     sc_core::sc_time cycle() const { return m_timing.cycle(); }

@@ -33,6 +33,12 @@ CrossbarTiming::Schedule CrossbarTiming::schedule(unsigned port, unsigned bytes,
     return s;
 }
 
+void CrossbarTiming::lt_hop(unsigned port, unsigned bytes, TrafficClass cls, sc_time& delay) {
+    const sc_time arrival = sc_core::sc_time_stamp() + delay;
+    const Schedule s = schedule(port, bytes, arrival, cls);
+    delay += (s.start - arrival) + m_hop;
+}
+
 void CrossbarTiming::add_queueing(unsigned port, const sc_time& extra) {
     m_ports[port].queueing += extra;
     m_queueing += extra;

@@ -45,6 +45,10 @@ public:
     /// the transfer and its wait for the port (start - arrival).
     Schedule schedule(unsigned port, unsigned bytes, const sc_core::sc_time& arrival,
                       TrafficClass cls = TrafficClass::data);
+    /// LT: a transfer of `bytes` crosses to `port`, arriving at
+    /// sc_time_stamp() + `delay`; `delay` grows by its wait for the port and
+    /// the hop latency (the LT shell's b_transport and the LT direct path).
+    void lt_hop(unsigned port, unsigned bytes, TrafficClass cls, sc_core::sc_time& delay);
     /// Further queueing of a transfer on `port` (AT: the wait for the downstream's END_REQ).
     void add_queueing(unsigned port, const sc_core::sc_time& extra);
     void count_unrouted() { ++m_unrouted; }

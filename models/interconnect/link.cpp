@@ -51,14 +51,9 @@ void Link::set_reverse(Link* reverse) {
 // ---------------------------------------------------------------- LT shell
 
 void Link::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
-    const sc_time arrival = sc_core::sc_time_stamp() + delay;
-    const Schedule s = m_timing.schedule(request_bytes(trans), arrival, false, traffic_class(trans));
-    delay += s.arrive - arrival; // queueing + serialization + fixed pipeline latency
+    m_timing.lt_request(trans, traffic_class(trans), delay); // queueing + serialization + fixed pipeline latency
     out->b_transport(trans, delay);
-    if (m_reverse != nullptr) {
-        const sc_time leave = sc_core::sc_time_stamp() + delay;
-        delay += m_timing.response_arrival(trans, leave) - leave;
-    }
+    m_timing.lt_response(trans, delay);
 }
 
 unsigned Link::transport_dbg(tlm::tlm_generic_payload& trans) { return out->transport_dbg(trans); }

@@ -69,6 +69,8 @@ public:
     unsigned src_unit() const { return m_timing.src_unit(); }
     unsigned dst_unit() const { return m_timing.dst_unit(); }
     const LinkParams& params() const { return m_timing.params(); }
+    /// The function and timing the LT shell books through (the LT direct path books the same).
+    LinkTiming& timing() { return m_timing; }
 
     // Timing helpers (no side effects).
     /// Time to push `bytes` through the link at bandwidth_gbps (GB/s = bytes/ns).

@@ -62,6 +62,17 @@ sc_time LinkTiming::response_arrival(const tlm::tlm_generic_payload& trans, cons
     return leave + m_reverse->latency(); // no data: the fixed latency only
 }
 
+void LinkTiming::lt_request(const tlm::tlm_generic_payload& trans, TrafficClass cls, sc_time& delay) {
+    const sc_time arrival = sc_core::sc_time_stamp() + delay;
+    delay += schedule(request_bytes(trans), arrival, false, cls).arrive - arrival;
+}
+
+void LinkTiming::lt_response(const tlm::tlm_generic_payload& trans, sc_time& delay) {
+    if (m_reverse == nullptr) return; // no reverse link: the response is free
+    const sc_time leave = sc_core::sc_time_stamp() + delay;
+    delay += response_arrival(trans, leave) - leave;
+}
+
 void LinkTiming::reset_stats() {
     m_transfers = m_bytes = m_response_transfers = m_sync_bytes = 0;
     m_busy = m_queueing = SC_ZERO_TIME;

@@ -52,6 +52,12 @@ public:
     /// When the response of `trans`, leaving the far end at `leave`, is back
     /// at this link's input side (books the reverse serializer for returned data).
     sc_core::sc_time response_arrival(const tlm::tlm_generic_payload& trans, const sc_core::sc_time& leave);
+    /// LT: the request of `trans` crosses, arriving at sc_time_stamp() +
+    /// `delay`; `delay` grows by its queueing, serialization and latency.
+    void lt_request(const tlm::tlm_generic_payload& trans, TrafficClass cls, sc_core::sc_time& delay);
+    /// LT: the response of `trans`, leaving the far end at sc_time_stamp() +
+    /// `delay`, comes back (over the reverse link, when there is one).
+    void lt_response(const tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     /// Further queueing (AT: the wait at the far end for the downstream's END_REQ).
     void add_queueing(const sc_core::sc_time& extra) { m_queueing += extra; }
 

@@ -93,7 +93,7 @@ void SeLtTransport::emit(const Outgoing& o, const sc_time& delay) {
     sc_time d = delay;
     {
         const BorrowedExtension<SyncronExtension> borrowed(m_trans, &ext); // stack-owned
-        (o.dest == Outgoing::Dest::core ? m_to_cores : m_to_ses)->b_transport(m_trans, d);
+        lt_transport(m_direct, o.dest == Outgoing::Dest::core ? m_to_cores : m_to_ses, m_trans, d);
     }
     if (m_trans.is_response_error()) m_service.report_delivery_error(m_trans);
 }
@@ -102,7 +102,7 @@ sc_time SeLtTransport::access_memory(tlm::tlm_generic_payload& trans, const sc_t
     // Annotated from the caller's time: the access is issued at `issue`.
     sc_time d = issue - sc_core::sc_time_stamp();
     const sc_time before = d;
-    m_to_mem->b_transport(trans, d);
+    lt_transport(m_direct, m_to_mem, trans, d);
     return d - before;
 }
 

@@ -19,6 +19,7 @@
 #include "models/se/se_buffer.h"
 #include "models/se/se_service.h"
 #include "models/se/se_transport.h"
+#include "models/tlm/lt_direct_path.h"
 #include "models/tlm/resource_timeline.h"
 
 namespace syncron {
@@ -39,6 +40,8 @@ public:
     double st_occupancy_integral_ns(const sc_core::sc_time& now) const override { return m_occupancy.integral_ns(now); }
     unsigned st_max() const override { return m_occupancy.max(); }
     std::size_t payloads_in_use() const override { return 0; } // no pool: one payload, reused
+    /// Messages and memory accesses go this way where it covers them (not owned; null: the sockets only).
+    void set_direct(LtDirectPath* path) { m_direct = path; }
 
 private:
     /// serve(), or queued behind the message this SE is serving (re-entry).
@@ -53,6 +56,7 @@ private:
     tlm::tlm_initiator_socket<>& m_to_ses;
     tlm::tlm_initiator_socket<>& m_to_mem;
     tlm::tlm_generic_payload m_trans; // replies and memory accesses, reused: no allocation per message
+    LtDirectPath* m_direct = nullptr;
 
     // Messages that reach the SE while it serves one (a reply to its own
     // emit) wait here in call order; the SPU's booked time; what later

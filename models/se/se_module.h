@@ -58,6 +58,9 @@ public:
     /// How the SE initiates (before sc_start). Default: loosely-timed.
     void set_timing(Timing t);
     Timing timing() const { return m_transport->timing(); }
+    /// LT: messages and memory accesses take this direct path where it
+    /// covers them (docs/timing.md, "The direct path"); not owned.
+    void set_direct_path(LtDirectPath* path) { m_lt.set_direct(path); }
     /// AT payloads currently out (0 when the SE is quiet).
     size_t payloads_in_use() const { return m_transport->payloads_in_use(); }
 
