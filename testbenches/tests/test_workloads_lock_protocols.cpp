@@ -153,3 +153,37 @@ TEST_CASE("bst_drachsler: a failing update takes no lock, an insert 2, a delete 
     INFO((r.failures.empty() ? std::string() : r.failures.front()));
     CHECK(r.ok);
 }
+
+TEST_CASE("queue: an enqueue takes the tail lock, a dequeue or peek the head lock (two-lock queue)",
+          "[workloads][data_structures]") {
+    constexpr unsigned kUnits = 2, kCores = 200;
+    HostRig rig(kUnits, kCores);
+    WorkloadParams p = one_op_per_core("queue", 8, 50);
+    p.update_percent = 80; // pops, pushes and peeks
+    auto w = make_queue(p);
+    w->setup(rig);
+    std::set<SyncVar> enqueue_locks, dequeue_locks;
+    unsigned enqueues = 0, dequeues = 0;
+    for (unsigned core = 0; core < kCores; ++core) {
+        rig.run_core(*w, core);
+        REQUIRE(rig.count(HostRig::Call::acquire) == 1);
+        REQUIRE(rig.calls.size() >= 2);
+        // An enqueue fills its private node before it locks; a dequeue or a
+        // peek touches memory only under its lock.
+        const bool enqueue = rig.calls.front().kind == HostRig::Call::store;
+        SyncVar lock = 0;
+        for (const auto& c : rig.calls)
+            if (c.kind == HostRig::Call::acquire) lock = c.addr;
+        (enqueue ? enqueue_locks : dequeue_locks).insert(lock);
+        ++(enqueue ? enqueues : dequeues);
+    }
+    CHECK(enqueues > 0);
+    CHECK(dequeues > 0);
+    // One tail lock and one head lock per unit's queue, never the same.
+    CHECK(enqueue_locks.size() == kUnits);
+    CHECK(dequeue_locks.size() == kUnits);
+    for (const SyncVar l : enqueue_locks) CHECK(dequeue_locks.count(l) == 0);
+    const CheckResult r = w->check(rig);
+    INFO((r.failures.empty() ? std::string() : r.failures.front()));
+    CHECK(r.ok);
+}
