@@ -16,7 +16,7 @@ using sc_core::sc_time;
 using sc_core::SC_NS;
 
 namespace {
-constexpr const char* kMsgType = "/syncron/platform";
+constexpr const char* kPlatformMsgType = "/syncron/platform";
 constexpr uint64_t kLine = 64;
 /// The first 64 KiB of every unit are left unused so that address 0 is never
 /// a valid variable (helps catch uninitialised handles).

@@ -20,6 +20,7 @@
 #include "platforms/run_summary.h"
 #include "platforms/trace_session.h"
 #include "platforms/workload_registry.h"
+#include "traces/staged_file.h"
 
 namespace syncron {
 
@@ -79,15 +80,22 @@ void add_derived_stats(nlohmann::json& j, uint64_t operations) {
 constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 volatile std::sig_atomic_t g_received = 0; ///< the first stop signal
 
-/// The first stop signal asks the platform to stop at its next check; the
-/// default action comes back, so a second one kills. Only async-signal-safe calls.
+/// The first stop signal asks the platform to stop at its next check; a
+/// second one removes the outputs' temporaries (StagedFile: the final files
+/// keep their previous contents) and kills with the default action. Only
+/// async-signal-safe calls.
 extern "C" void on_stop_signal(int sig) {
-    if (g_received == 0) g_received = sig;
+    if (g_received != 0) {
+        StagedFile::remove_all_temporaries();
+        struct sigaction dfl {};
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        for (const int s : kStopSignals) sigaction(s, &dfl, nullptr);
+        raise(sig); // delivered when the handler returns (the stop signals are blocked in it)
+        return;
+    }
+    g_received = sig;
     NdpPlatform::request_stop();
-    struct sigaction dfl {};
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    for (const int s : kStopSignals) sigaction(s, &dfl, nullptr);
 }
 } // namespace
 

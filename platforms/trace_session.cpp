@@ -10,12 +10,14 @@
 #include <stdexcept>
 
 #include "models/common/hex.h"
+#include "models/common/input_file.h"
 #include "platforms/build_info.h"
 #include "platforms/config/config.h"
 #include "platforms/ndp_platform.h"
 #include "platforms/workload_registry.h"
 #include "traces/gtkw_save_file.h"
 #include "traces/progress.h"
+#include "traces/staged_file.h"
 #include "traces/timeline_json.h"
 #include "traces/transaction_db.h"
 #include "traces/vcd_recorder.h"
@@ -28,6 +30,7 @@ TraceSession::~TraceSession() { close("aborted"); }
 void TraceSession::open(const TraceOptions& options, const SimParams& params, NdpPlatform& platform) {
     m_params = params;
     if (!options.db.empty()) {
+        StagedFile(options.db).check("trace database"); // e.g. a read-only earlier database
         const AddressMap& map = platform.address_map();
         m_db = std::make_unique<TransactionDb>(
             options.db, [&map](uint64_t a) { return map.is_memory(a) ? map.home_unit(a) : map.units(); },
@@ -47,20 +50,16 @@ void TraceSession::open(const TraceOptions& options, const SimParams& params, Nd
     }
     if (!options.vcd.empty()) {
         // The recorder is built after the workload's set-up (it needs the
-        // traced variables); check the path now.
-        const std::string file = VcdRecorder::file_base(options.vcd) + ".vcd"; // what SystemC writes
-        std::ofstream probe(file);
-        if (!probe) throw std::runtime_error("cannot write waveform file '" + file + "'");
+        // traced variables); check the path now, without touching the file
+        // (the previous one stays until the new one is complete).
+        StagedFile(VcdRecorder::file_base(options.vcd) + ".vcd").check("waveform file"); // what SystemC writes
         m_vcd_path = options.vcd;
     }
     if (!options.gtkw.empty()) {
         // Written at close (it needs the run's end time); check the paths now.
         if (m_vcd_path.empty()) throw std::runtime_error("--gtkw needs --vcd (the save file shows the VCD's signals)");
         m_gtkw_path = options.gtkw;
-        for (const std::string& file : gtkw_files(m_gtkw_path)) {
-            std::ofstream probe(file);
-            if (!probe) throw std::runtime_error("cannot write GTKWave file '" + file + "'");
-        }
+        for (const std::string& file : gtkw_files(m_gtkw_path)) StagedFile(file).check("GTKWave file");
     }
 }
 
@@ -76,14 +75,20 @@ std::vector<std::string> TraceSession::gtkw_files(const std::string& gtkw) {
 void TraceSession::write_gtkw() {
     if (m_gtkw_path.empty() || !m_vcd) return;
     const std::vector<std::string> files = gtkw_files(m_gtkw_path);
-    const auto write = [](const std::string& file, const std::string& text) {
+    // Each file complete under a temporary name, then renamed (StagedFile);
+    // every file is attempted, and every failure reported.
+    std::string failures;
+    const auto write = [&failures](const std::string& file, const std::string& text) {
+        StagedFile staged(file);
         errno = 0;
-        std::ofstream out(file);
+        std::ofstream out(staged.temporary());
         out << text;
         out.close();
-        if (!out)
-            throw std::runtime_error("cannot write GTKWave file '" + file + "'" +
-                                     (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+        int error = out ? 0 : errno;
+        if (out) error = staged.commit();
+        if (!out || error)
+            failures += (failures.empty() ? "" : "\n") + ("cannot write GTKWave file '" + file + "'") +
+                        (error ? std::string(": ") + std::strerror(error) : std::string());
     };
     std::vector<unsigned> ids;
     for (unsigned u = 0; u < m_layout.units; ++u)
@@ -100,6 +105,7 @@ void TraceSession::write_gtkw() {
     write(files[0], gtkw_save_file(m_vcd->traced(), end.value(), {abs(files[1]), abs(files[2]), abs(files[3])},
                                    "syncron-sim --gtkw: every signal of " + m_vcd->file() + " (" +
                                        m_params.workload.name + ", " + to_string(m_params.platform.scheme) + ")"));
+    if (!failures.empty()) throw std::runtime_error(failures);
 }
 
 void TraceSession::attach(const TraceOptions& options, NdpPlatform& platform, std::function<uint64_t()> operations) {
@@ -167,13 +173,13 @@ void TraceSession::attach(const TraceOptions& options, NdpPlatform& platform, st
 std::string TraceSession::close(const std::string& status) {
     if (m_closed) return "";
     m_closed = true;
-    // Every recorder is closed even if one fails; the first failure is kept.
+    // Every recorder is closed even if one fails; every failure is kept, one line each.
     std::string failure;
     const auto guarded = [&](const std::function<void()>& f) {
         try {
             f();
         } catch (const std::exception& e) {
-            if (failure.empty()) failure = e.what();
+            failure += (failure.empty() ? "" : "\n") + std::string(e.what());
         }
     };
     if (m_progress) guarded([&] { m_progress->finish(); });
@@ -185,7 +191,7 @@ std::string TraceSession::close(const std::string& status) {
         guarded([&] {
             m_json->close();
             if (m_json->failed())
-                throw std::runtime_error("cannot write timeline to '" + m_json->path() +
+                throw std::runtime_error("cannot write timeline to '" + excerpt(m_json->path(), kQuotedMax) +
                                          "': " + std::strerror(m_json->error_number()));
         });
     if (m_vcd) guarded([&] { m_vcd->close(); });

@@ -32,8 +32,9 @@ public:
     /// recorder and the progress line, attaches everything to the platform.
     void attach(const TraceOptions& options, NdpPlatform& platform, std::function<uint64_t()> operations);
     /// Flushes and closes every recorder (idempotent); `status` goes into the
-    /// database's meta table. Returns the first failure (a write that failed
-    /// leaves that file incomplete), empty when every file is complete.
+    /// database's meta table. Returns every failure, one line each (a file a
+    /// write failed on is not renamed into place: the previous one stays),
+    /// empty when every file is complete.
     std::string close(const std::string& status);
 
     /// What --gtkw FILE writes: the save file, then its three filter files.

@@ -26,6 +26,12 @@ struct WorkloadInfo {
     unsigned default_ops = 100; ///< workload.ops when it is unset
     CoreMapping mapping = CoreMapping::spread;
     std::string family; ///< what --help groups it under, e.g. "microbenchmark"
+    /// The input files it reads, by their workload key ("graph", "series"):
+    /// --graph or --series given to a workload that reads no such file is an error.
+    std::vector<std::string> inputs = {};
+    /// Reads and checks its input files before anything is built (std::invalid_argument
+    /// naming the file and line); empty: it reads none.
+    std::function<void(const WorkloadParams&)> check_inputs = {};
 };
 
 class WorkloadRegistry {

@@ -18,6 +18,7 @@
 //   syncron-bench [--ops N] [--interval N] [--json FILE] [--reference-handoffs N]
 //                 [--memory-workloads a,b,c] [--memory-ops N] [--reference-accesses N]
 //                 [--reference-latency-ns X]
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -39,6 +40,7 @@
 #include <unistd.h>
 
 #include "platforms/build_info.h"
+#include "traces/staged_file.h"
 
 namespace {
 
@@ -440,7 +442,18 @@ int sc_main(int argc, char* argv[]) {
         std::printf("\nmemory access (data structures, ideal, LT, all runs): %.1f host ns = %.2f x bare b_transport\n",
                     ns, ns / ref_access_ns);
     }
-    if (!json_out.empty()) std::ofstream(json_out) << report.dump(2) << "\n";
+    if (!json_out.empty()) {
+        // Complete under a temporary name, then renamed: an earlier report survives a failed write.
+        syncron::StagedFile staged(json_out);
+        std::ofstream out(staged.temporary());
+        out << report.dump(2) << "\n";
+        out.close();
+        const int error = out ? staged.commit() : (errno ? errno : EIO);
+        if (error) {
+            std::cerr << "syncron-bench: cannot write '" << json_out << "': " << std::strerror(error) << "\n";
+            return 1;
+        }
+    }
     return 0;
 }
 

@@ -9,6 +9,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "models/common/input_file.h"
 #include "platforms/config/json_text.h"
 #include "platforms/workload_registry.h"
 #include "sc_main/output_paths.h"
@@ -354,7 +355,7 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     try {
         check_keys(cfg);
     } catch (const ConfigError& e) {
-        throw ConfigError("configuration '" + vm["config"].as<std::string>() + "': " + e.what());
+        throw ConfigError("configuration '" + excerpt(vm["config"].as<std::string>(), kQuotedMax) + "': " + e.what());
     }
 
     if (cfg.is_null()) cfg = json::object();
@@ -399,8 +400,30 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     try {
         out.params = from_json(cfg);
     } catch (const ConfigError& e) {
-        throw ConfigError("configuration '" + vm["config"].as<std::string>() + "': " + e.what());
+        throw ConfigError("configuration '" + excerpt(vm["config"].as<std::string>(), kQuotedMax) + "': " + e.what());
     }
+    // A --graph or --series the workload would never read is a mistake, not a no-op.
+    const WorkloadRegistry& registry = WorkloadRegistry::instance();
+    for (const char* input : {"graph", "series"}) {
+        if (!vm.count(input) || !registry.has(out.params.workload.name)) continue;
+        const auto reads = [&](const std::string& name) {
+            const auto& inputs = registry.info(name).inputs;
+            return std::find(inputs.begin(), inputs.end(), input) != inputs.end();
+        };
+        if (reads(out.params.workload.name)) continue;
+        std::vector<std::string> readers;
+        for (const std::string& name : registry.names())
+            if (reads(name)) readers.push_back(name);
+        throw CliError(std::string("option '--") + input + "': workload '" + out.params.workload.name + "' reads no " +
+                       input + " file (the workloads that do: " + join(readers) + ")");
+    }
+    // Inputs are known only now (a graph may come from the file or --set);
+    // nothing has been opened for writing yet.
+    out.inputs.push_back({"--config", preset_file(vm["config"].as<std::string>())});
+    const WorkloadParams& w = out.params.workload;
+    if (!w.graph.empty()) out.inputs.push_back({vm.count("graph") ? "--graph" : "workload.graph", w.graph});
+    if (!w.series.empty()) out.inputs.push_back({vm.count("series") ? "--series" : "workload.series", w.series});
+    check_outputs_against_inputs(out);
     return out;
 }
 

@@ -17,6 +17,12 @@ public:
     using ConfigError::ConfigError;
 };
 
+/// One file a run writes or reads, and the option that names it.
+struct NamedPath {
+    std::string option; ///< how the user asked for it, e.g. "--stats" or "--out (stats.json)"
+    std::string path;
+};
+
 struct CliOptions {
     SimParams params;       ///< the validated configuration to simulate
     TraceOptions traces;    ///< --vcd, --trace-filter, --trace-var, --trace-db, --trace-json
@@ -25,6 +31,9 @@ struct CliOptions {
     /// summary.txt and the traces given without a file name); empty = none.
     /// Trace paths in `traces` are already resolved into it.
     std::string out_dir;
+    /// The files the run reads (--config, the graph, the series), which no
+    /// output may name (check_outputs_against_inputs).
+    std::vector<NamedPath> inputs;
     bool dump_config = false;  ///< --dump-config: print the configuration and exit
     bool list_presets = false; ///< --list-presets: list the presets and exit (no configuration loaded)
     /// --compare [LIST] or --scheme all: the schemes to run side by side

@@ -15,6 +15,7 @@
 
 #include <systemc>
 
+#include "models/common/input_file.h"
 #include "platforms/build_info.h"
 #include "platforms/comparison.h"
 #include "platforms/config/config.h"
@@ -22,6 +23,7 @@
 #include "platforms/workload_registry.h"
 #include "sc_main/cli.h"
 #include "testbenches/workloads/builtin_workloads.h"
+#include "traces/staged_file.h"
 
 namespace {
 
@@ -37,37 +39,37 @@ void make_out_dir(const std::string& dir) {
 
 /// An output file written with checked writes: an error names the file and
 /// the OS's reason (a full device, a file-size limit), never a silent
-/// truncation.
+/// truncation. Written under a temporary name and renamed when complete, so
+/// the previous file survives a failed or killed run (StagedFile).
 class OutputFile {
 public:
-    /// Creates (truncates) `path` now, so a bad path fails before simulating.
-    OutputFile(std::string path, std::string what) : m_path(std::move(path)), m_what(std::move(what)) {
-        m_file = std::fopen(m_path.c_str(), "w");
-        if (!m_file) fail(errno);
+    /// Checks now that `path` can be written, so a bad path fails before
+    /// simulating; the file itself is not touched until write_and_close().
+    OutputFile(const std::string& path, std::string what) : m_file(path), m_what(std::move(what)) {
+        m_file.check(m_what);
     }
-    ~OutputFile() {
-        if (m_file) std::fclose(m_file);
-    }
-    OutputFile(const OutputFile&) = delete;
-    OutputFile& operator=(const OutputFile&) = delete;
 
-    /// Writes `text`, flushes and closes; throws std::runtime_error when any step fails.
+    /// Writes `text`, flushes, closes and renames; throws std::runtime_error when any step fails.
     void write_and_close(const std::string& text) {
-        const bool written = std::fwrite(text.data(), 1, text.size(), m_file) == text.size() &&
-                             std::fflush(m_file) == 0 && !std::ferror(m_file);
+        std::FILE* f = std::fopen(m_file.temporary().c_str(), "w");
+        if (!f) fail(errno);
+        const bool written =
+            std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0 && !std::ferror(f);
         const int error = errno;
-        const int closed = std::fclose(m_file);
-        m_file = nullptr;
+        const int closed = std::fclose(f);
         if (!written) fail(error);
         if (closed != 0) fail(errno);
+        if (const int e = m_file.commit()) fail(e);
     }
 
 private:
-    [[noreturn]] void fail(int error) const {
-        throw std::runtime_error("cannot write " + m_what + " to '" + m_path + "': " + std::strerror(error));
+    [[noreturn]] void fail(int error) {
+        m_file.discard();
+        throw std::runtime_error("cannot write " + m_what + " to '" +
+                                 syncron::excerpt(m_file.path(), syncron::kQuotedMax) + "': " + std::strerror(error));
     }
-    std::string m_path, m_what;
-    std::FILE* m_file = nullptr;
+    syncron::StagedFile m_file;
+    std::string m_what;
 };
 
 /// Where a run's printed summary and statistics go besides stdout.
@@ -98,12 +100,17 @@ private:
     std::vector<std::unique_ptr<OutputFile>> m_stats, m_summaries;
 };
 
+/// Prints every line of `text` on stderr as the simulator's.
+void report(const std::string& text) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) std::cerr << "syncron-sim: " << line << "\n";
+}
+
 /// The run's exit status once its outputs are written: 1 when a file could
 /// not be written or a stop signal came (even after the run finished), else `status`.
 int finish(int status, const std::string& failures) {
     if (!failures.empty()) {
-        std::istringstream lines(failures);
-        for (std::string line; std::getline(lines, line);) std::cerr << "syncron-sim: " << line << "\n";
+        report(failures);
         status = 1;
     }
     if (const int sig = syncron::StopSignals::received()) {
@@ -145,8 +152,20 @@ int sc_main(int argc, char* argv[]) {
         std::cout << to_json(opt.params).dump(2) << "\n";
         return 0;
     }
-    // The output folder and the stats files are opened before simulating, so
-    // a bad path fails fast.
+    // The workload's input files (a graph, a series) are read and checked
+    // before anything is built or written: a bad line is a start-up error.
+    try {
+        const WorkloadRegistry& registry = WorkloadRegistry::instance();
+        if (registry.has(opt.params.workload.name)) {
+            const WorkloadInfo& info = registry.info(opt.params.workload.name);
+            if (info.check_inputs) info.check_inputs(opt.params.workload);
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "syncron-sim: " << e.what() << "\n";
+        return 2;
+    }
+    // The output folder is made and the stats files are checked before
+    // simulating, so a bad path fails fast.
     OutputFiles files;
     try {
         if (!opt.out_dir.empty()) {
@@ -174,9 +193,8 @@ int sc_main(int argc, char* argv[]) {
     }
     const SimulationResult r = simulate(opt.params, opt.traces);
     const std::string failures = files.write(summary(r), r.stats);
-    if (!r.ok) std::cerr << "syncron-sim: " << r.error << "\n";
-    if (r.stats.contains("trace_error"))
-        std::cerr << "syncron-sim: " << r.stats["trace_error"].get<std::string>() << "\n";
+    if (!r.ok) report(r.error);
+    if (r.stats.contains("trace_error")) report(r.stats["trace_error"].get<std::string>());
     return finish(r.ok ? 0 : 1, failures);
 }
 

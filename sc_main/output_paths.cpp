@@ -1,12 +1,13 @@
 #include "sc_main/output_paths.h"
 
+#include <climits>
 #include <filesystem>
 #include <string>
 #include <system_error>
 #include <vector>
 
-#include <sys/stat.h>
-
+#include "models/common/file_identity.h"
+#include "models/common/input_file.h"
 #include "platforms/trace_session.h"
 #include "traces/vcd_recorder.h"
 
@@ -16,20 +17,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Output {
-    std::string option; ///< how the user asked for it, e.g. "--stats" or "--out (stats.json)"
-    std::string path;   ///< the file that will be written
-};
+/// A path as a message quotes it: cut short.
+std::string shown(const std::string& path) { return excerpt(path, kQuotedMax); }
 
-/// The path two spellings of one file share: symbolic links, "." and ".."
-/// resolved as far as the path exists.
-fs::path identity(const std::string& path) {
-    std::error_code ec;
-    const fs::path abs = fs::absolute(path, ec);
-    if (ec) return fs::path(path).lexically_normal();
-    const fs::path canon = fs::weakly_canonical(abs, ec);
-    return ec ? abs.lexically_normal() : canon;
-}
+/// The path two spellings of one file share: symbolic links, "." and ".." resolved.
+fs::path identity(const std::string& path) { return FileIdentity(path).resolved(); }
 
 /// True when `dir` is the --out folder or one of its parents, which
 /// create_directories makes before anything is written.
@@ -43,67 +35,84 @@ bool created_by_out(const fs::path& dir, const std::string& out_dir) {
     return true;
 }
 
-bool is_character_device(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode);
-}
-
-void check_one(const Output& o, const std::string& out_dir) {
+void check_one(const NamedPath& o, const std::string& out_dir) {
+    // Found now rather than when the finished file is renamed into place.
+    const std::string name = fs::path(o.path).filename().string();
+    if (o.path.size() >= PATH_MAX || name.size() > NAME_MAX)
+        throw CliError("option '" + o.option + "': '" + shown(o.path) + "' is too long a file name");
     std::error_code ec;
     if (fs::is_directory(o.path, ec))
-        throw CliError("option '" + o.option + "': '" + o.path + "' is a folder, not a file (give a file name)");
+        throw CliError("option '" + o.option + "': '" + shown(o.path) + "' is a folder, not a file (give a file name)");
     fs::path parent = fs::path(o.path).parent_path();
     if (parent.empty()) parent = ".";
     if (fs::exists(parent, ec)) {
         if (!fs::is_directory(parent, ec))
-            throw CliError("option '" + o.option + "': '" + parent.string() + "' (the folder of '" + o.path +
-                           "') is not a folder");
+            throw CliError("option '" + o.option + "': '" + shown(parent.string()) + "' (the folder of '" +
+                           shown(o.path) + "') is not a folder");
     } else if (!created_by_out(parent, out_dir)) {
-        throw CliError("option '" + o.option + "': the folder '" + parent.string() + "' of '" + o.path +
+        throw CliError("option '" + o.option + "': the folder '" + shown(parent.string()) + "' of '" + shown(o.path) +
                        "' does not exist (create it, or use --out DIR, which creates its folder)");
     }
 }
 
 } // namespace
 
-void check_output_paths(const CliOptions& options) {
-    std::error_code ec;
-    if (!options.out_dir.empty() && fs::exists(options.out_dir, ec) && !fs::is_directory(options.out_dir, ec))
-        throw CliError("--out '" + options.out_dir + "' exists and is not a folder");
-    std::vector<Output> outputs;
+std::vector<NamedPath> output_files(const CliOptions& options) {
+    std::vector<NamedPath> outputs;
     if (!options.out_dir.empty())
         for (const char* name : {"stats.json", "summary.txt", "config.json"})
             outputs.push_back({std::string("--out (") + name + ")", options.out_dir + "/" + name});
     if (!options.stats_file.empty()) outputs.push_back({"--stats", options.stats_file});
     const TraceOptions& t = options.traces;
-    if (!t.vcd.empty()) {
-        // SystemC appends ".vcd" to the name it is given: --vcd run and --vcd
-        // run.vcd both write run.vcd. A folder is refused in either spelling.
-        const std::string written = VcdRecorder::file_base(t.vcd) + ".vcd";
-        if (written != t.vcd) check_one({"--vcd", t.vcd}, options.out_dir);
-        outputs.push_back({"--vcd", written});
-    }
-    if (!t.db.empty()) {
-        outputs.push_back({"--trace-db", t.db});
-        // The database deletes and recreates its file (and -wal, -shm, -journal): never a device or a FIFO.
-        const fs::file_status st = fs::status(t.db, ec);
-        if (!ec && fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st))
-            throw CliError("option '--trace-db': '" + t.db +
-                           "' is not a regular file (the database replaces its file; give a file name)");
-    }
+    // SystemC appends ".vcd" to the name it is given: --vcd run and --vcd run.vcd both write run.vcd.
+    if (!t.vcd.empty()) outputs.push_back({"--vcd", VcdRecorder::file_base(t.vcd) + ".vcd"});
+    if (!t.db.empty()) outputs.push_back({"--trace-db", t.db});
     if (!t.json.empty()) outputs.push_back({"--trace-json", t.json});
     if (!t.gtkw.empty())
         for (const std::string& f : TraceSession::gtkw_files(t.gtkw)) outputs.push_back({"--gtkw", f});
+    return outputs;
+}
 
-    for (const Output& o : outputs) check_one(o, options.out_dir);
+void check_output_paths(const CliOptions& options) {
+    std::error_code ec;
+    if (!options.out_dir.empty() && fs::exists(options.out_dir, ec) && !fs::is_directory(options.out_dir, ec))
+        throw CliError("--out '" + shown(options.out_dir) + "' exists and is not a folder");
+    const TraceOptions& t = options.traces;
+    // A folder is refused in either spelling of --vcd.
+    if (!t.vcd.empty() && VcdRecorder::file_base(t.vcd) + ".vcd" != t.vcd) check_one({"--vcd", t.vcd}, options.out_dir);
+    if (!t.db.empty()) {
+        // The database deletes and recreates its file (and -wal, -shm, -journal): never a device or a FIFO.
+        const fs::file_status st = fs::status(t.db, ec);
+        if (!ec && fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st))
+            throw CliError("option '--trace-db': '" + shown(t.db) +
+                           "' is not a regular file (the database replaces its file; give a file name)");
+    }
+    const std::vector<NamedPath> outputs = output_files(options);
+    for (const NamedPath& o : outputs) check_one(o, options.out_dir);
+    std::vector<FileIdentity> ids;
+    ids.reserve(outputs.size());
+    for (const NamedPath& o : outputs) ids.emplace_back(o.path);
     for (size_t i = 0; i < outputs.size(); ++i)
         for (size_t j = i + 1; j < outputs.size(); ++j) {
-            if (identity(outputs[i].path) != identity(outputs[j].path)) continue;
+            if (!ids[i].same_as(ids[j])) continue;
             // Two outputs thrown away into /dev/null harm nothing.
-            if (is_character_device(outputs[i].path)) continue;
+            if (ids[i].is_character_device()) continue;
             throw CliError("options '" + outputs[i].option + "' and '" + outputs[j].option + "' name the same file '" +
-                           outputs[j].path + "': each output needs a file of its own");
+                           shown(outputs[j].path) + "': each output needs a file of its own");
         }
+}
+
+void check_outputs_against_inputs(const CliOptions& options) {
+    const std::vector<NamedPath> outputs = output_files(options);
+    for (const NamedPath& in : options.inputs) {
+        const FileIdentity input(in.path);
+        // Reading /dev/stdin from a terminal and writing to it is no harm either.
+        if (input.is_character_device()) continue;
+        for (const NamedPath& out : outputs)
+            if (FileIdentity(out.path).same_as(input))
+                throw CliError("options '" + out.option + "' and '" + in.option + "' name the same file '" + out.path +
+                               "': an output never replaces an input (give another file name)");
+    }
 }
 
 } // namespace syncron

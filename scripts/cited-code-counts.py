@@ -57,6 +57,19 @@ SYNC_FUNCTION = re.compile(
 LOCK_CALL = re.compile(r"^\s*pthread_mutex_lock\s*\(")
 
 
+def finish(a, out, work):
+    """Writes the JSON (complete or not at all: a temporary renamed) and removes or keeps the work directory."""
+    if a.json:
+        tmp = f"{a.json}.tmp.{os.getpid()}"
+        with open(tmp, "w") as f:
+            json.dump(out, f, indent=2)
+        os.replace(tmp, a.json)
+    if not a.keep:
+        shutil.rmtree(work)
+    else:
+        print(f"work directory kept: {work}")
+
+
 def run(cmd, cwd, **kw):
     r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, **kw)
     if r.returncode != 0:
@@ -253,13 +266,7 @@ def cmd_crono(a):
               f"{pe.get('loads', 0):8.2f} {pe.get('stores', 0):8.2f} "
               f"{pe.get('other_instructions', 0):10.2f} "
               f"{pl.get('instructions', float('nan')):10.1f}")
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(out, f, indent=2)
-    if not a.keep:
-        shutil.rmtree(work)
-    else:
-        print(f"work directory kept: {work}")
+    finish(a, out, work)
 
 
 # ---------------------------------------------------------------------------
@@ -525,13 +532,7 @@ def cmd_ascylib(a):
                   f"{p['succeeded']:5}/{p['ops']:<5} {p['locks_per_op']:8.2f} "
                   f"{p['instructions_per_op']:9.1f} {p['loads_per_op']:7.1f} "
                   f"{p['stores_per_op']:6.1f}")
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(out, f, indent=2)
-    if not a.keep:
-        shutil.rmtree(work)
-    else:
-        print(f"work directory kept: {work}")
+    finish(a, out, work)
 
 
 def cmd_parse(a):

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "models/common/input_file.h"
 #include "models/protocol/opcode.h"
 
 namespace syncron {
@@ -112,15 +113,22 @@ constexpr const char kFooter[] = "\n],\"displayTimeUnit\":\"ns\"}\n";
 } // namespace
 
 TimelineJson::TimelineJson(const std::string& path)
-    : m_path(path), m_buf(new char[kBufSize]), m_scratch(new char[kEventMax]) {
-    m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    : m_path(path), m_file(path), m_buf(new char[kBufSize]), m_scratch(new char[kEventMax]) {
+    m_closed = true; // until the file is open: close() has nothing to finish
+    m_file.check("timeline");
+    m_closed = false;
+    m_fd = ::open(m_file.temporary().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (m_fd < 0)
-        throw std::runtime_error("cannot open trace file '" + path + "' for writing: " + std::strerror(errno));
+        throw std::runtime_error("cannot open trace file '" + excerpt(path, kQuotedMax) +
+                                 "' for writing: " + std::strerror(errno));
     write_all(kHeader, sizeof kHeader - 1);
     if (m_failed) { // a device that refuses every write (/dev/full) fails before the run
         ::close(m_fd);
         m_fd = -1;
-        throw std::runtime_error("cannot write timeline to '" + path + "': " + std::strerror(m_errno));
+        m_closed = true;
+        m_file.discard();
+        throw std::runtime_error("cannot write timeline to '" + excerpt(path, kQuotedMax) +
+                                 "': " + std::strerror(m_errno));
     }
 }
 
@@ -376,6 +384,13 @@ void TimelineJson::finish(uint64_t end) noexcept {
             m_errno = errno;
         }
         m_fd = -1;
+    }
+    // Complete: under its final name. Incomplete: the previous file stays.
+    if (m_failed) {
+        m_file.discard();
+    } else if (const int e = m_file.commit()) {
+        m_failed = true;
+        m_errno = e;
     }
 }
 

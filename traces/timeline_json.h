@@ -27,7 +27,9 @@
 // formats into stack buffers and calls write(2)/close(2), so a SIGINT
 // handler may call it (best effort: a signal that lands in the middle of a
 // flush may duplicate or lose the bytes of that one write). The destructor
-// calls close().
+// calls close(). The file is written under a temporary name and renamed
+// over `path` by a close() that completed it; a failed one leaves the
+// previous file.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -36,13 +38,15 @@
 #include <vector>
 
 #include "models/tlm/trace_sink.h"
+#include "traces/staged_file.h"
 
 namespace syncron {
 
 class TimelineJson : public TraceSink {
 public:
-    /// Creates (truncates) `path`; throws std::runtime_error naming the path
-    /// if it cannot be opened for writing.
+    /// Creates a temporary beside `path` (StagedFile; renamed over `path`
+    /// when close() completes the file); throws std::runtime_error naming
+    /// the path if it cannot be opened for writing.
     explicit TimelineJson(const std::string& path);
     ~TimelineJson() override;
     TimelineJson(const TimelineJson&) = delete;
@@ -69,6 +73,8 @@ public:
     /// errno of the first failure (0 = none): the reason an error message gives.
     int error_number() const { return m_errno; }
     const std::string& path() const { return m_path; }
+    /// The file being written: a temporary beside path() until close() renames it.
+    const std::string& temporary() const { return m_file.temporary(); }
     /// Trace events written so far (metadata included).
     uint64_t events() const { return m_events; }
     /// Records of a core earlier than its open span (drawn nested, "late").
@@ -114,6 +120,7 @@ private:
     void finish(uint64_t end) noexcept;
 
     std::string m_path;
+    StagedFile m_file; ///< written under a temporary name, renamed by close()
     int m_fd = -1;
     std::atomic<bool> m_closed{false};
     bool m_failed = false;

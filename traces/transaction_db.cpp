@@ -130,14 +130,22 @@ std::string os_reason(sqlite3* db) {
 } // namespace
 
 TransactionDb::TransactionDb(const std::string& path, AddrFn home_unit, AddrFn vault_of, std::size_t batch_rows)
-    : m_path(path), m_home_unit(std::move(home_unit)), m_vault_of(std::move(vault_of)),
+    : m_path(path), m_file(path), m_home_unit(std::move(home_unit)), m_vault_of(std::move(vault_of)),
       m_batch_rows(batch_rows ? batch_rows : 1) {
+    // The database is built under a temporary name and renamed over `path`
+    // by a close() that completed it: the previous database survives a
+    // failed or killed run.
+    m_file.add_companions({"-wal", "-shm", "-journal"});
+    const std::string& file = m_file.temporary();
+    // A stale temporary of this process ID goes; a file written in place (the
+    // command line refuses a device) is never deleted.
     for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-        const std::string f = path + suffix;
+        if (m_file.in_place()) break;
+        const std::string f = file + suffix;
         if (::unlink(f.c_str()) != 0 && errno != ENOENT)
             throw std::runtime_error("trace database " + path + ": cannot replace " + f + ": " + std::strerror(errno));
     }
-    const int rc = sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+    const int rc = sqlite3_open_v2(file.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
     if (rc != SQLITE_OK) {
         const std::string err = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
         sqlite3_close(m_db);
@@ -445,6 +453,13 @@ void TransactionDb::close() {
         error = "trace database " + m_path + ": cannot close: " + last_error();
     m_db = nullptr;
     m_in_txn = false;
+    if (error.empty()) {
+        if (const int e = m_file.commit())
+            error =
+                "trace database " + m_path + ": cannot rename the finished database into place: " + std::strerror(e);
+    } else {
+        m_file.discard();
+    }
     if (!error.empty()) throw std::runtime_error(error);
 }
 

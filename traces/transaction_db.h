@@ -10,6 +10,8 @@
 // application crash loses at most the open batch, never the committed ones).
 // close() creates the indexes, checkpoints the WAL and switches the file back
 // to journal_mode=DELETE, so a closed database is one self-contained file.
+// The database is built under a temporary name beside FILE (StagedFile) and
+// renamed over FILE only by a close() that completed it.
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -17,6 +19,7 @@
 #include <string>
 
 #include "models/tlm/trace_sink.h"
+#include "traces/staged_file.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -66,6 +69,8 @@ public:
     /// core_states, links, queues, meta); throws std::invalid_argument otherwise.
     uint64_t rows(const std::string& table) const;
     const std::string& path() const { return m_path; }
+    /// The file being written: a temporary beside path() until close() renames it.
+    const std::string& temporary() const { return m_file.temporary(); }
 
 private:
     enum Table { t_messages, t_services, t_memory, t_core_states, t_links, t_queues, t_count };
@@ -82,6 +87,7 @@ private:
     double ns_between(const sc_core::sc_time& from, const sc_core::sc_time& to); ///< to - from
 
     std::string m_path;
+    StagedFile m_file; ///< the database under its temporary name until close()
     AddrFn m_home_unit, m_vault_of;
     std::size_t m_batch_rows;
     sqlite3* m_db = nullptr;

@@ -228,19 +228,22 @@ std::vector<std::string> VcdRecorder::signals() const {
 
 VcdRecorder::VcdRecorder(sc_core::sc_module_name name, const std::string& path, const VcdLayout& layout,
                          const std::string& filter)
-    : sc_core::sc_module(name), m_file(file_base(path) + ".vcd"), m_filter(filter), m_layout(layout) {
+    : sc_core::sc_module(name), m_file(file_base(path) + ".vcd"), m_out(m_file, ".vcd"), m_filter(filter),
+      m_layout(layout) {
     if (file_base(path).empty()) throw std::runtime_error("cannot create waveform file: empty path");
+    m_out.check("waveform file");
     // SystemC only reports a failed fopen and never a failed write; check the
     // path ourselves first, with one byte written, so a device that refuses
     // every write (/dev/full) fails before the run (SystemC truncates it).
-    std::FILE* f = std::fopen(m_file.c_str(), "w");
+    std::FILE* f = std::fopen(m_out.temporary().c_str(), "w");
     if (!f) throw std::runtime_error("cannot create waveform file '" + m_file + "': " + std::strerror(errno));
     const bool written = std::fputc('\n', f) != EOF && std::fflush(f) == 0;
     const int error = errno;
     if (std::fclose(f) != 0 || !written)
         throw std::runtime_error("cannot write waveform file '" + m_file +
                                  "': " + std::strerror(written ? errno : error));
-    m_tf = sc_core::sc_create_vcd_trace_file(file_base(path).c_str());
+    // Under its temporary name ("<name>.vcd" too: SystemC appends ".vcd"), renamed by close().
+    m_tf = sc_core::sc_create_vcd_trace_file(file_base(m_out.temporary()).c_str());
     if (!m_tf) throw std::runtime_error("cannot create waveform file '" + m_file + "'");
 
     // VCD time unit = the kernel's time resolution (exact record times).
@@ -489,8 +492,15 @@ void VcdRecorder::close() {
     TraceCycle::run(m_tf);
     sc_core::sc_close_vcd_trace_file(m_tf);
     m_tf = nullptr;
-    append_pending();
-    check_written();
+    try {
+        append_pending();
+        check_written();
+    } catch (...) {
+        m_out.discard(); // incomplete: the previous file stays
+        throw;
+    }
+    if (const int e = m_out.commit())
+        throw std::runtime_error("cannot write waveform file '" + m_file + "': " + std::strerror(e));
 }
 
 void VcdRecorder::check_written() const {
@@ -499,15 +509,15 @@ void VcdRecorder::check_written() const {
     // that cannot grow either: appending one byte shows it. The byte is
     // removed again, so the file is exactly what SystemC and append_pending wrote.
     struct stat before {};
-    const bool regular = ::stat(m_file.c_str(), &before) == 0 && S_ISREG(before.st_mode);
-    std::FILE* f = std::fopen(m_file.c_str(), "a");
+    const bool regular = ::stat(m_out.temporary().c_str(), &before) == 0 && S_ISREG(before.st_mode);
+    std::FILE* f = std::fopen(m_out.temporary().c_str(), "a");
     if (!f) throw std::runtime_error("cannot write waveform file '" + m_file + "': " + std::strerror(errno));
     const bool grew = std::fputc('\n', f) != EOF && std::fflush(f) == 0;
     const int error = errno;
     if (std::fclose(f) != 0 && grew)
         throw std::runtime_error("cannot write waveform file '" + m_file + "': " + std::strerror(errno));
     if (!grew) throw std::runtime_error("cannot write waveform file '" + m_file + "': " + std::strerror(error));
-    if (regular && ::truncate(m_file.c_str(), before.st_size) != 0)
+    if (regular && ::truncate(m_out.temporary().c_str(), before.st_size) != 0)
         throw std::runtime_error("cannot write waveform file '" + m_file + "': " + std::strerror(errno));
 }
 
@@ -515,7 +525,7 @@ void VcdRecorder::append_pending() {
     // The file ends with "#<now>" (SystemC's closing time stamp). Drop it when
     // it repeats the last time stamp, so times stay strictly increasing.
     {
-        std::FILE* f = std::fopen(m_file.c_str(), "rb");
+        std::FILE* f = std::fopen(m_out.temporary().c_str(), "rb");
         if (!f) throw std::runtime_error("cannot reopen waveform file '" + m_file + "'");
         std::fseek(f, 0, SEEK_END);
         const long size = std::ftell(f);
@@ -540,7 +550,7 @@ void VcdRecorder::append_pending() {
             for (size_t i = lines.size() - 1; i-- > 0;)
                 if (!lines[i].second.empty() && lines[i].second[0] == '#') {
                     if (lines[i].second == lines.back().second &&
-                        truncate(m_file.c_str(), static_cast<off_t>(lines.back().first)) != 0) {
+                        truncate(m_out.temporary().c_str(), static_cast<off_t>(lines.back().first)) != 0) {
                         // keep the repeated stamp: equal times are still valid VCD
                     }
                     break;
@@ -553,7 +563,7 @@ void VcdRecorder::append_pending() {
     std::unordered_map<std::string, std::string> ids;
     long double ts_fs = 0;
     {
-        std::ifstream in(m_file);
+        std::ifstream in(m_out.temporary());
         std::vector<std::string> scopes;
         std::string line, timescale;
         bool in_timescale = false;
@@ -606,7 +616,7 @@ void VcdRecorder::append_pending() {
         return static_cast<unsigned long long>(static_cast<long double>(t.value()) * res_fs / ts_fs + 0.5L);
     };
 
-    std::FILE* out = std::fopen(m_file.c_str(), "a");
+    std::FILE* out = std::fopen(m_out.temporary().c_str(), "a");
     if (!out) throw std::runtime_error("cannot append to waveform file '" + m_file + "'");
     while (!m_pending.empty()) {
         const sc_time t = m_pending.top().at;

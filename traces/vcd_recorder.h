@@ -35,6 +35,7 @@
 #include <systemc>
 
 #include "models/tlm/trace_sink.h"
+#include "traces/staged_file.h"
 
 namespace syncron {
 
@@ -103,6 +104,8 @@ public:
     /// sc_start returned or threw. Records arriving later are ignored.
     /// Throws std::runtime_error naming the file when a write failed (the
     /// file is incomplete: full device or file system, file-size limit).
+    /// The VCD is written under a temporary name (StagedFile) and renamed
+    /// over the file here once complete; an incomplete one is removed.
     void close();
     bool closed() const { return m_closed; }
 
@@ -186,7 +189,8 @@ private:
     void append_pending();      ///< after the trace file is closed
     void check_written() const; ///< throws when SystemC lost a write (see close())
 
-    std::string m_file;
+    std::string m_file; ///< the final name (messages, file())
+    StagedFile m_out;   ///< what is written until close() renames it to m_file
     std::string m_filter;
     VcdLayout m_layout;
     sc_core::sc_trace_file* m_tf = nullptr;

@@ -10,7 +10,7 @@
 namespace syncron {
 
 namespace {
-constexpr const char* kMsgType = "/syncron/directory";
+constexpr const char* kDirectoryMsgType = "/syncron/directory";
 } // namespace
 
 DirectoryModule::DirectoryModule(const sc_core::sc_module_name& name, unsigned unit, const CoherenceParams& params,
@@ -52,7 +52,7 @@ DirectoryModule::DirectoryModule(const sc_core::sc_module_name& name, unsigned u
 CoherenceExtension* DirectoryModule::validate(tlm::tlm_generic_payload& t) {
     CoherenceExtension* ext = t.get_extension<CoherenceExtension>();
     const auto fail = [&](tlm::tlm_response_status status, const std::string& why) -> CoherenceExtension* {
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + why).c_str());
+        SC_REPORT_ERROR(kDirectoryMsgType, (std::string(name()) + ": " + why).c_str());
         t.set_response_status(status);
         return nullptr;
     };
@@ -115,7 +115,8 @@ void DirectoryModule::read_line(uint64_t line, uint8_t* buf) {
     tlm::tlm_generic_payload t;
     fill_payload(t, tlm::TLM_READ_COMMAND, line, buf, m_line_bytes);
     if (out->transport_dbg(t) < m_line_bytes)
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": debug read of line " + hex(line) + " failed").c_str());
+        SC_REPORT_ERROR(kDirectoryMsgType,
+                        (std::string(name()) + ": debug read of line " + hex(line) + " failed").c_str());
 }
 
 void DirectoryModule::answer(tlm::tlm_generic_payload& t, CoherenceExtension& ext, const Directory::Outcome& o) {
@@ -144,9 +145,9 @@ void DirectoryModule::memory_lt(tlm::tlm_command cmd, uint64_t line, bool sync, 
     out->b_transport(t, delay);
     t.clear_extension(&tag);
     if (t.is_response_error())
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": memory access to line " + hex(line) +
-                                   " failed: " + t.get_response_string())
-                                      .c_str());
+        SC_REPORT_ERROR(kDirectoryMsgType, (std::string(name()) + ": memory access to line " + hex(line) +
+                                            " failed: " + t.get_response_string())
+                                               .c_str());
 }
 
 void DirectoryModule::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
@@ -157,9 +158,9 @@ void DirectoryModule::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_t
     const std::optional<Directory::Plan> plan = m_dir.begin(r);
     if (!plan) {
         // LT transactions never overlap (nothing in them waits).
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": line " + hex(ext->line) +
-                                   " busy in a loosely-timed run: " + m_dir.describe(ext->line))
-                                      .c_str());
+        SC_REPORT_ERROR(kDirectoryMsgType, (std::string(name()) + ": line " + hex(ext->line) +
+                                            " busy in a loosely-timed run: " + m_dir.describe(ext->line))
+                                               .c_str());
         trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
         return;
     }
@@ -175,9 +176,9 @@ void DirectoryModule::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_t
         out->b_transport(t, d);
         t.clear_extension(&probe);
         if (t.is_response_error())
-            SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + to_string(p.msg) + " to cache " +
-                                       std::to_string(p.cache) + " failed: " + t.get_response_string())
-                                          .c_str());
+            SC_REPORT_ERROR(kDirectoryMsgType, (std::string(name()) + ": " + to_string(p.msg) + " to cache " +
+                                                std::to_string(p.cache) + " failed: " + t.get_response_string())
+                                                   .c_str());
         m_dir.answered(ext->line, p.cache, probe.present, probe.dirty);
         count_probe(p.msg, p.cache, probe.present);
         done = std::max(done, d);
@@ -302,17 +303,19 @@ void DirectoryModule::at_pump() {
 void DirectoryModule::at_response(tlm::tlm_generic_payload& t) {
     auto it = m_outgoing.find(&t);
     if (it == m_outgoing.end()) {
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": a response for a transaction it did not send").c_str());
+        SC_REPORT_ERROR(kDirectoryMsgType,
+                        (std::string(name()) + ": a response for a transaction it did not send").c_str());
         return;
     }
     std::unique_ptr<Outgoing> o = std::move(it->second);
     m_outgoing.erase(it);
     t.clear_extension(&o->ext);
     if (t.is_response_error())
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " +
-                                   (o->kind == Outgoing::Kind::probe ? to_string(o->ext.msg) : "memory access") +
-                                   " for line " + hex(o->line) + " failed: " + t.get_response_string())
-                                      .c_str());
+        SC_REPORT_ERROR(kDirectoryMsgType,
+                        (std::string(name()) + ": " +
+                         (o->kind == Outgoing::Kind::probe ? to_string(o->ext.msg) : "memory access") + " for line " +
+                         hex(o->line) + " failed: " + t.get_response_string())
+                            .c_str());
     t.release();
     switch (o->kind) {
     case Outgoing::Kind::probe:

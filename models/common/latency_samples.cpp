@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace syncron {
 
@@ -9,16 +10,67 @@ void LatencySamples::add(uint64_t ticks) {
     ++m_count;
     m_sum += ticks;
     m_max = std::max(m_max, ticks);
-    if (m_kept.size() < kMaxKept) m_kept.push_back(ticks);
+    if (m_histogram_mode) {
+        ++m_histogram[bucket_of(ticks)];
+        return;
+    }
+    m_kept.push_back(ticks);
+    if (m_kept.size() > kExactSamples) to_histogram();
 }
 
 void LatencySamples::merge(const LatencySamples& other) {
     m_count += other.m_count;
     m_sum += other.m_sum;
     m_max = std::max(m_max, other.m_max);
-    const size_t room = kMaxKept - std::min(kMaxKept, m_kept.size());
-    const size_t n = std::min(room, other.m_kept.size());
-    m_kept.insert(m_kept.end(), other.m_kept.begin(), other.m_kept.begin() + static_cast<std::ptrdiff_t>(n));
+    // Exact parts stay exact together (the summary over all cores of a run
+    // whose cores each kept every sample); the histogram is taken otherwise.
+    if (!m_histogram_mode && !other.m_histogram_mode && m_kept.size() + other.m_kept.size() <= kMergedExactSamples) {
+        m_kept.insert(m_kept.end(), other.m_kept.begin(), other.m_kept.end());
+        return;
+    }
+    if (!m_histogram_mode) to_histogram();
+    for (const uint64_t t : other.m_kept) ++m_histogram[bucket_of(t)];
+    for (const auto& [bucket, n] : other.m_histogram) m_histogram[bucket] += n;
+}
+
+void LatencySamples::to_histogram() {
+    m_histogram_mode = true;
+    for (const uint64_t t : m_kept) ++m_histogram[bucket_of(t)];
+    std::vector<uint64_t>().swap(m_kept);
+}
+
+uint64_t LatencySamples::bucket_of(uint64_t ticks) {
+    // Below 2^kSubBucketBits a bucket per value; above, the value's top
+    // kSubBucketBits bits with the shift that drops the rest: buckets ordered
+    // as their values, 2^shift ticks wide.
+    constexpr uint64_t kLimit = uint64_t{1} << kSubBucketBits;
+    if (ticks < kLimit) return ticks;
+    const unsigned top = 63U - static_cast<unsigned>(__builtin_clzll(ticks));
+    const unsigned shift = top - (kSubBucketBits - 1);
+    return (uint64_t{shift} << kSubBucketBits) | (ticks >> shift);
+}
+
+uint64_t LatencySamples::bucket_value(uint64_t bucket) {
+    constexpr uint64_t kLimit = uint64_t{1} << kSubBucketBits;
+    const auto shift = static_cast<unsigned>(bucket >> kSubBucketBits);
+    if (shift == 0) return bucket;
+    const uint64_t low = (bucket & (kLimit - 1)) << shift;
+    return low + ((uint64_t{1} << shift) - 1) / 2;
+}
+
+uint64_t LatencySamples::percentile(double p) const {
+    if (!m_histogram_mode) return percentile_nearest_rank(m_kept, p);
+    if (m_count == 0) return 0;
+    std::vector<std::pair<uint64_t, uint64_t>> buckets(m_histogram.begin(), m_histogram.end());
+    std::sort(buckets.begin(), buckets.end());
+    const double exact = p / 100.0 * static_cast<double>(m_count);
+    const uint64_t rank = std::clamp<uint64_t>(static_cast<uint64_t>(std::ceil(exact - 1e-9)), 1, m_count);
+    uint64_t seen = 0;
+    for (const auto& [bucket, n] : buckets) {
+        seen += n;
+        if (seen >= rank) return std::min(bucket_value(bucket), m_max);
+    }
+    return m_max;
 }
 
 uint64_t percentile_nearest_rank(std::vector<uint64_t> values, double p) {
@@ -47,12 +99,14 @@ nlohmann::json LatencySamples::to_json(double ticks_per_ns) const {
     // The mean rounded to whole ticks, so it prints without noise too.
     const double mean =
         m_count ? std::round(static_cast<double>(m_sum) / static_cast<double>(m_count)) / ticks_per_ns : 0.0;
-    return {{"count", m_count},
-            {"mean_ns", mean},
-            {"p50_ns", ns(percentile_nearest_rank(m_kept, 50))},
-            {"p95_ns", ns(percentile_nearest_rank(m_kept, 95))},
-            {"p99_ns", ns(percentile_nearest_rank(m_kept, 99))},
-            {"max_ns", ns(m_max)}};
+    nlohmann::json j = {{"count", m_count},
+                        {"mean_ns", mean},
+                        {"p50_ns", ns(percentile(50))},
+                        {"p95_ns", ns(percentile(95))},
+                        {"p99_ns", ns(percentile(99))},
+                        {"max_ns", ns(m_max)}};
+    if (!exact()) j["percentile_resolution"] = histogram_resolution();
+    return j;
 }
 
 } // namespace syncron

@@ -1,8 +1,14 @@
 #pragma once
-// A distribution of latencies (docs/stats.md, "sync_latency"): the samples of
-// one kind of wait, kept exactly so percentiles are exact. SystemC-free: a
-// sample is a duration in the kernel's integer ticks (sc_time::value()).
+// A distribution of latencies (docs/stats.md, "sync_latency"). SystemC-free:
+// a sample is a duration in the kernel's integer ticks (sc_time::value()).
+//
+// Memory is bounded whatever the run's length: a distribution keeps its
+// samples (exact percentiles) up to kExactSamples, then turns into a
+// histogram of logarithmic buckets, each 2^-(kSubBucketBits-1) of its value
+// wide, whose percentiles are within half a bucket of the exact ones.
+// Count, sum, mean and max stay exact in both forms.
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -11,31 +17,48 @@ namespace syncron {
 
 class LatencySamples {
 public:
-    /// Samples kept for the percentiles; count, mean and max stay exact
-    /// beyond it. 2^20 samples (8 MiB) per core and kind of wait is far more
-    /// than any run of this model makes.
-    static constexpr size_t kMaxKept = size_t{1} << 20;
+    /// Samples kept exactly by one distribution (8 bytes each: 128 KiB); a
+    /// merge of distributions that all kept theirs stays exact.
+    static constexpr size_t kExactSamples = size_t{1} << 14;
+    /// A merge stays exact up to this many samples (32 MiB: 1024 cores' worth of 4096 each).
+    static constexpr size_t kMergedExactSamples = size_t{1} << 22;
+    /// Buckets per octave = 2^(kSubBucketBits-1); values below 2^kSubBucketBits ticks get a bucket each.
+    static constexpr unsigned kSubBucketBits = 12;
 
     void add(uint64_t ticks);
-    /// Appends another distribution's samples (the kept ones, up to kMaxKept).
+    /// Adds another distribution's samples.
     void merge(const LatencySamples& other);
 
     uint64_t count() const { return m_count; }
     uint64_t max() const { return m_max; }
     /// Sum of every sample (exact up to 2^64 ticks).
     uint64_t sum() const { return m_sum; }
-    const std::vector<uint64_t>& kept() const { return m_kept; }
+    /// Every sample is kept (exact percentiles).
+    bool exact() const { return !m_histogram_mode; }
+    /// The p-th percentile (0 < p <= 100) by nearest rank: exact while exact(),
+    /// else the middle of the bucket that holds it. 0 without samples.
+    uint64_t percentile(double p) const;
+    /// Largest relative difference of a percentile from the histogram from the exact one.
+    static double histogram_resolution() { return 1.0 / static_cast<double>(uint64_t{1} << kSubBucketBits); }
 
     /// The summary of docs/stats.md: count, mean_ns, p50_ns, p95_ns, p99_ns,
     /// max_ns, with `ticks_per_ns` kernel ticks in one ns (1000 at the default
-    /// 1 ps resolution). Percentiles by nearest rank (percentile_nearest_rank).
+    /// 1 ps resolution); `percentile_resolution` once the percentiles come
+    /// from the histogram.
     nlohmann::json to_json(double ticks_per_ns) const;
 
 private:
+    static uint64_t bucket_of(uint64_t ticks);
+    /// The middle of a bucket, in ticks.
+    static uint64_t bucket_value(uint64_t bucket);
+    void to_histogram();
+
     uint64_t m_count = 0;
     uint64_t m_sum = 0;
     uint64_t m_max = 0;
+    bool m_histogram_mode = false;
     std::vector<uint64_t> m_kept;
+    std::unordered_map<uint64_t, uint64_t> m_histogram; // bucket -> samples
 };
 
 /// The p-th percentile (0 < p <= 100) of `values` by nearest rank: the

@@ -4,11 +4,9 @@
 #include <string>
 
 #include "models/common/hex.h"
+#include "models/core/core_msg_type.h"
 
 namespace syncron {
-namespace {
-constexpr const char* kMsgType = "/syncron/ndp_core";
-} // namespace
 
 CoherentL1::CoherentL1(const sc_core::sc_object& owner, unsigned unit, unsigned local_id, const CoreParams& params,
                        const AddressMap& map, const sc_core::sc_time& cycle, CoreStats& stats)
@@ -116,9 +114,9 @@ bool CoherentL1::probe(tlm::tlm_generic_payload& trans, CoherenceExtension& ext,
     const uint64_t line = ext.line;
     const bool fwd = ext.msg == CoherenceMsg::fwd_get_s || ext.msg == CoherenceMsg::fwd_get_m;
     if (!fwd && ext.msg != CoherenceMsg::inv) {
-        SC_REPORT_ERROR(kMsgType, (std::string(m_owner.name()) + ": " + to_string(ext.msg) +
-                                   " reached a core's mailbox (only probes may)")
-                                      .c_str());
+        SC_REPORT_ERROR(kCoreMsgType, (std::string(m_owner.name()) + ": " + to_string(ext.msg) +
+                                       " reached a core's mailbox (only probes may)")
+                                          .c_str());
         trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
         return true;
     }
@@ -126,7 +124,7 @@ bool CoherentL1::probe(tlm::tlm_generic_payload& trans, CoherenceExtension& ext,
     const unsigned len = fwd ? m_l1.line_bytes() : kCoherenceHeaderBytes;
     if (trans.get_command() != cmd || trans.get_data_length() != len || m_map.home_unit(line) >= m_map.units()) {
         SC_REPORT_ERROR(
-            kMsgType,
+            kCoreMsgType,
             (std::string(m_owner.name()) + ": malformed " + to_string(ext.msg) + " for " + hex(line)).c_str());
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return true;

@@ -9,6 +9,9 @@ namespace syncron {
 
 using SyncVar = uint64_t; ///< opaque pointer returned by create_syncvar (its address)
 
+/// The widest load or store: one 64-bit word.
+inline constexpr unsigned kWordBytes = 8;
+
 class CoreApi {
 public:
     virtual ~CoreApi() = default;

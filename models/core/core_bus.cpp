@@ -4,11 +4,11 @@
 #include <string>
 
 #include "models/common/hex.h"
+#include "models/core/core_msg_type.h"
 #include "models/tlm/payload_fill.h"
 
 namespace syncron {
 namespace {
-constexpr const char* kMsgType = "/syncron/ndp_core";
 
 const char* command_name(tlm::tlm_command cmd) {
     switch (cmd) {
@@ -20,9 +20,9 @@ const char* command_name(tlm::tlm_command cmd) {
 } // namespace
 
 tlm::tlm_sync_enum CoreBus::nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase&, sc_core::sc_time&) {
-    SC_REPORT_ERROR(kMsgType, (std::string(m_owner.core.name()) +
-                               ": a phase on the bus's backward path, but the core runs loosely timed")
-                                  .c_str());
+    SC_REPORT_ERROR(kCoreMsgType, (std::string(m_owner.core.name()) +
+                                   ": a phase on the bus's backward path, but the core runs loosely timed")
+                                      .c_str());
     t.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return tlm::TLM_COMPLETED;
 }
@@ -39,20 +39,21 @@ void CoreBus::debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned
     fill_payload(m_dbg_trans, cmd, addr, data, len);
     const unsigned n = m_socket->transport_dbg(m_dbg_trans);
     if (n < len)
-        SC_REPORT_ERROR(kMsgType,
+        SC_REPORT_ERROR(kCoreMsgType,
                         (std::string(m_owner.core.name()) + ": debug " + command_name(cmd) + " of " +
                          std::to_string(len) + " B at " + hex(addr) + " transferred " + std::to_string(n) + " B")
                             .c_str());
 }
 
 void CoreBus::report_access_error(const BusAccess& a, const tlm::tlm_generic_payload& t) const {
-    SC_REPORT_ERROR(kMsgType, (std::string(m_owner.core.name()) + ": " + command_name(a.cmd) + " of " +
-                               std::to_string(a.len) + " B at " + hex(a.addr) + " failed: " + t.get_response_string())
-                                  .c_str());
+    SC_REPORT_ERROR(kCoreMsgType,
+                    (std::string(m_owner.core.name()) + ": " + command_name(a.cmd) + " of " + std::to_string(a.len) +
+                     " B at " + hex(a.addr) + " failed: " + t.get_response_string())
+                        .c_str());
 }
 
 void CoreBus::report_send_error(const Message& m, const tlm::tlm_generic_payload& t) const {
-    SC_REPORT_ERROR(kMsgType,
+    SC_REPORT_ERROR(kCoreMsgType,
                     (std::string(m_owner.core.name()) + ": sending " + std::string(to_string(m.op)) + " for " +
                      hex(m.addr) + " to " + hex(t.get_address()) + " failed: " + t.get_response_string())
                         .c_str());

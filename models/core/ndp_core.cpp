@@ -4,10 +4,10 @@
 #include <string>
 
 #include "models/common/hex.h"
+#include "models/core/core_msg_type.h"
 
 namespace syncron {
 namespace {
-constexpr const char* kMsgType = "/syncron/ndp_core";
 
 sc_core::sc_time cycle_of(const CoreParams& params, const char* core) {
     if (!(params.clock_ghz > 0.0)) throw std::invalid_argument(std::string(core) + ": core clock_ghz must be > 0");
@@ -15,7 +15,7 @@ sc_core::sc_time cycle_of(const CoreParams& params, const char* core) {
 }
 
 void before_start(const sc_core::sc_object& core, const char* what) {
-    SC_REPORT_ERROR(kMsgType, (std::string(core.name()) + ": " + what + " must be called before sc_start").c_str());
+    SC_REPORT_ERROR(kCoreMsgType, (std::string(core.name()) + ": " + what + " must be called before sc_start").c_str());
 }
 } // namespace
 
@@ -119,16 +119,16 @@ void NdpCore::compute(uint64_t instructions) {
 
 bool NdpCore::check_access(uint64_t addr, unsigned size, const char* what) {
     if (size < 1 || size > 8) {
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + what + " of size " + std::to_string(size) + " at " +
-                                   hex(addr) + ": only sizes 1..8 are supported")
-                                      .c_str());
+        SC_REPORT_ERROR(kCoreMsgType, (std::string(name()) + ": " + what + " of size " + std::to_string(size) + " at " +
+                                       hex(addr) + ": only sizes 1..8 are supported")
+                                          .c_str());
         return false;
     }
     const uint64_t line = m_l1.line_bytes();
     if ((addr & (line - 1)) + size > line) {
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + what + " of size " + std::to_string(size) + " at " +
-                                   hex(addr) + " crosses a " + std::to_string(line) + " B line")
-                                      .c_str());
+        SC_REPORT_ERROR(kCoreMsgType, (std::string(name()) + ": " + what + " of size " + std::to_string(size) + " at " +
+                                       hex(addr) + " crosses a " + std::to_string(line) + " B line")
+                                          .c_str());
         return false;
     }
     return true;
@@ -187,9 +187,9 @@ void NdpCore::store(uint64_t addr, uint64_t value, unsigned size) {
 void NdpCore::access(bool write, uint64_t addr, uint8_t* data, unsigned len) {
     const uint64_t line = m_l1.line_bytes();
     if (len == 0 || (addr & (line - 1)) + len > line) {
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": access of " + std::to_string(len) + " B at " + hex(addr) +
-                                   " must lie within one " + std::to_string(line) + " B line")
-                                      .c_str());
+        SC_REPORT_ERROR(kCoreMsgType, (std::string(name()) + ": access of " + std::to_string(len) + " B at " +
+                                       hex(addr) + " must lie within one " + std::to_string(line) + " B line")
+                                          .c_str());
         return;
     }
     set_state(CoreState::memory, write ? "store" : "load", addr);
@@ -201,15 +201,15 @@ void NdpCore::access(bool write, uint64_t addr, uint8_t* data, unsigned len) {
 
 uint64_t NdpCore::atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t compare, unsigned size) {
     if (size != 4 && size != 8) {
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": atomic " + to_string(op) + " of size " +
-                                   std::to_string(size) + " at " + hex(addr) + ": only 4 and 8 bytes")
-                                      .c_str());
+        SC_REPORT_ERROR(kCoreMsgType, (std::string(name()) + ": atomic " + to_string(op) + " of size " +
+                                       std::to_string(size) + " at " + hex(addr) + ": only 4 and 8 bytes")
+                                          .c_str());
         return 0;
     }
     if (addr % size) {
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": atomic " + to_string(op) + " at " + hex(addr) +
-                                   " is not aligned to its " + std::to_string(size) + " bytes")
-                                      .c_str());
+        SC_REPORT_ERROR(kCoreMsgType, (std::string(name()) + ": atomic " + to_string(op) + " at " + hex(addr) +
+                                       " is not aligned to its " + std::to_string(size) + " bytes")
+                                          .c_str());
         return 0;
     }
     set_state(CoreState::memory, to_string(op), addr);

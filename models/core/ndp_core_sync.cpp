@@ -4,13 +4,11 @@
 #include <string>
 
 #include "models/common/hex.h"
+#include "models/core/core_msg_type.h"
 #include "models/core/ndp_core.h"
 #include "models/protocol/tlm/syncron_extension.h"
 
 namespace syncron {
-namespace {
-constexpr const char* kMsgType = "/syncron/ndp_core";
-} // namespace
 
 // ---------------------------------------------------------------- messages
 
@@ -73,10 +71,10 @@ NdpCore::Received NdpCore::receive() {
 
 void NdpCore::table2(Opcode op, uint64_t var, uint64_t info) {
     if (!m_client) {
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": " + std::string(to_string(op)) + " for " + hex(var) +
-                                   ": the core runs no synchronization scheme (the platform injects one "
-                                   "with set_sync_client)")
-                                      .c_str());
+        SC_REPORT_ERROR(kCoreMsgType, (std::string(name()) + ": " + std::string(to_string(op)) + " for " + hex(var) +
+                                       ": the core runs no synchronization scheme (the platform injects one "
+                                       "with set_sync_client)")
+                                          .c_str());
         return;
     }
     set_state(is_sync_request(op) ? CoreState::waiting_sync : CoreState::memory, to_string(op).data(), var);
@@ -180,9 +178,9 @@ tlm::tlm_response_status NdpCore::accept(const Message& m, const sc_core::sc_tim
         // A target never waits: the reply is stored with its arrival time.
         m_replies.store(m, arrival);
     } else {
-        SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": unexpected reply " + to_string(m) + " (" +
-                                   m_replies.waiting_for() + ")")
-                                      .c_str());
+        SC_REPORT_ERROR(kCoreMsgType, (std::string(name()) + ": unexpected reply " + to_string(m) + " (" +
+                                       m_replies.waiting_for() + ")")
+                                          .c_str());
         return tlm::TLM_GENERIC_ERROR_RESPONSE;
     }
     ++m_stats.messages_received[static_cast<unsigned>(m.op)];

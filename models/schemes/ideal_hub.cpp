@@ -9,7 +9,7 @@
 namespace syncron {
 
 namespace {
-constexpr const char* kMsgType = "/syncron/ideal";
+constexpr const char* kIdealMsgType = "/syncron/ideal";
 
 SeParams hub_params() {
     SeParams p;
@@ -39,7 +39,7 @@ void IdealHub::submit(const Message& m, const sc_core::sc_time& at) {
     m_result.clear();
     m_core.handle(m, m_result);
     if (!m_result.ok()) {
-        SC_REPORT_ERROR(kMsgType, ("ideal: " + m_result.error).c_str());
+        SC_REPORT_ERROR(kIdealMsgType, ("ideal: " + m_result.error).c_str());
         return;
     }
     record(m, at);

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <string>
 
+#include "models/core/core_api.h"
 #include "models/core/core_services.h"
 
 namespace syncron {
 
 namespace {
-constexpr const char* kMsgType = "/syncron/mesi_lock";
-constexpr unsigned kWord = 8;
+constexpr const char* kMesiLockMsgType = "/syncron/mesi_lock";
 } // namespace
 
 MesiLockClient::MesiLockClient(const MesiLockParams& params, uint64_t seed, unsigned core_id)
@@ -17,12 +17,12 @@ MesiLockClient::MesiLockClient(const MesiLockParams& params, uint64_t seed, unsi
 
 uint64_t MesiLockClient::load(CoreServices& core, uint64_t addr) {
     ++m_stats.loads;
-    return core.load(addr, kWord);
+    return core.load(addr, kWordBytes);
 }
 
 void MesiLockClient::store(CoreServices& core, uint64_t addr, uint64_t value) {
     ++m_stats.stores;
-    core.store(addr, value, kWord);
+    core.store(addr, value, kWordBytes);
 }
 
 uint64_t MesiLockClient::atomic(CoreServices& core, AtomicOp op, uint64_t addr, uint64_t operand, uint64_t compare) {
@@ -31,7 +31,7 @@ uint64_t MesiLockClient::atomic(CoreServices& core, AtomicOp op, uint64_t addr, 
     case AtomicOp::swap: ++m_stats.swap; break;
     case AtomicOp::faa: ++m_stats.faa; break;
     }
-    return core.atomic(op, addr, operand, compare, kWord);
+    return core.atomic(op, addr, operand, compare, kWordBytes);
 }
 
 void MesiLockClient::spin(CoreServices& core) {
@@ -56,7 +56,7 @@ void MesiLockClient::acquire(CoreServices& core, uint64_t lock) {
         // Test: spin on plain loads (L1 hits in S) until the word reads free.
         for (uint64_t owner = load(core, lock); owner != 0; owner = load(core, lock)) {
             if (owner == me) {
-                SC_REPORT_ERROR(kMsgType,
+                SC_REPORT_ERROR(kMesiLockMsgType,
                                 (std::string(core.name()) + ": lock_acquire of a lock the core already holds").c_str());
                 return;
             }
@@ -79,10 +79,10 @@ void MesiLockClient::release(CoreServices& core, uint64_t lock) {
         store(core, lock, 0); // libslock's ttas_unlock: a plain store
         return;
     }
-    SC_REPORT_ERROR(kMsgType, (std::string(core.name()) + ": release of a lock not held by core " +
-                               std::to_string(core.global_id()) +
-                               (owner ? " (held by core " + std::to_string(owner - 1) + ")" : " (it is free)"))
-                                  .c_str());
+    SC_REPORT_ERROR(kMesiLockMsgType, (std::string(core.name()) + ": release of a lock not held by core " +
+                                       std::to_string(core.global_id()) +
+                                       (owner ? " (held by core " + std::to_string(owner - 1) + ")" : " (it is free)"))
+                                          .c_str());
 }
 
 void MesiLockClient::barrier(CoreServices& core, uint64_t b, uint64_t participants) {
@@ -94,10 +94,10 @@ void MesiLockClient::barrier(CoreServices& core, uint64_t b, uint64_t participan
     const uint64_t arrived = atomic(core, AtomicOp::faa, b, 1, 0) + 1;
     if (arrived >= participants) {
         store(core, b, 0);
-        store(core, b + kWord, sense);
+        store(core, b + kWordBytes, sense);
         return;
     }
-    while (load(core, b + kWord) != uint64_t(sense)) spin(core);
+    while (load(core, b + kWordBytes) != uint64_t(sense)) spin(core);
 }
 
 void MesiLockClient::sem_wait(CoreServices& core, uint64_t s, uint64_t initial) {
@@ -134,7 +134,7 @@ void MesiLockClient::request(CoreServices& core, Opcode op, uint64_t var, uint64
     case Opcode::cond_broad_local: atomic(core, AtomicOp::faa, var, 1, 0); break;
     default:
         SC_REPORT_ERROR(
-            kMsgType,
+            kMesiLockMsgType,
             (std::string(core.name()) + ": " + std::string(to_string(op)) + " is not a core request").c_str());
     }
 }

@@ -7,7 +7,7 @@
 namespace syncron {
 
 namespace {
-constexpr const char* kMsgType = "/syncron/server";
+constexpr const char* kServerMsgType = "/syncron/server";
 constexpr uint64_t kSlotBytes = 64;
 
 SeParams table_params(const ServerParams& p) {
@@ -40,7 +40,8 @@ void SyncServer::serve(CoreServices& core, const CoreServices::Received& in) {
     const bool fallback = m_cfg.role == Role::fallback;
     m_result.clear();
     m_core.handle(m, m_result);
-    if (!m_result.ok()) SC_REPORT_ERROR(kMsgType, (std::string(core.name()) + " (server): " + m_result.error).c_str());
+    if (!m_result.ok())
+        SC_REPORT_ERROR(kServerMsgType, (std::string(core.name()) + " (server): " + m_result.error).c_str());
     // Software cost: the handler's instructions per message (cond_wait's
     // lock release is a second one), then the variable's state.
     core.compute(uint64_t(m_cfg.params.instructions_per_request) * m_result.cost.messages);

@@ -15,7 +15,7 @@ using sc_core::SC_NS;
 using sc_core::SC_ZERO_TIME;
 
 namespace {
-constexpr const char* kMsgType = "/syncron/se";
+constexpr const char* kSeMsgType = "/syncron/se";
 }
 
 SeService::SeService(std::string name, unsigned unit, const SeParams& params, const SeTopology& topology,
@@ -70,7 +70,7 @@ bool SeService::decode(tlm::tlm_generic_payload& trans, Message& msg, std::strin
 void SeService::reject(const std::string& why) {
     ++m_stats.rejected;
     // The response already names the failure class; the report names the message.
-    SC_REPORT_ERROR(kMsgType, (m_name + ": rejected message: " + why).c_str());
+    SC_REPORT_ERROR(kSeMsgType, (m_name + ": rejected message: " + why).c_str());
 }
 
 bool SeService::wire_form(const Message& msg, uint8_t* data) const {
@@ -86,7 +86,7 @@ sc_time SeService::service(const Message& msg, const sc_time& start) {
     m_msg_start = start;
     m_core.handle_validated(msg, m_result); // decode() validated it on arrival
     ++m_stats.processed;
-    if (!m_result.ok()) SC_REPORT_ERROR(kMsgType, (m_name + ": " + m_result.error).c_str());
+    if (!m_result.ok()) SC_REPORT_ERROR(kSeMsgType, (m_name + ": " + m_result.error).c_str());
     // Service time: the SPU's per-message cycles (which cover one ST
     // access), further ST accesses, indexing-counter accesses and the
     // syncronVar memory accesses of the overflow path.
@@ -120,9 +120,9 @@ void SeService::fill_message(tlm::tlm_generic_payload& t, const Outgoing& o, uin
 
 void SeService::report_delivery_error(const tlm::tlm_generic_payload& t) const {
     const auto* ext = t.get_extension<SyncronExtension>();
-    SC_REPORT_ERROR(kMsgType, (m_name + ": delivery failed (" + t.get_response_string() + ") for " +
-                               (ext ? to_string(ext->msg) : std::string("a message")))
-                                  .c_str());
+    SC_REPORT_ERROR(kSeMsgType, (m_name + ": delivery failed (" + t.get_response_string() + ") for " +
+                                 (ext ? to_string(ext->msg) : std::string("a message")))
+                                    .c_str());
 }
 
 void SeService::read(uint64_t addr, uint8_t* data, unsigned len) { mem_access(tlm::TLM_READ_COMMAND, addr, data, len); }
@@ -155,7 +155,7 @@ void SeService::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, u
         }
     }
     if (const auto why = memory_response_error(trans, addr, m_params.accept_incomplete_response))
-        SC_REPORT_ERROR(kMsgType, (m_name + ": " + *why).c_str());
+        SC_REPORT_ERROR(kSeMsgType, (m_name + ": " + *why).c_str());
     m_transport->memory_done(trans);
 }
 

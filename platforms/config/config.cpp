@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "models/common/address_map.h"
+#include "models/common/input_file.h"
 #include "models/common/params_json.h"
 #include "models/schemes/scheme_factory.h"
 #include "platforms/config/json_text.h"
@@ -40,7 +41,8 @@ struct Field {
 
 std::string path_of(const Field& f) { return std::string(f.section) + "." + f.key; }
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+// A key or a file name quoted in a message, cut short (a 5,000-character key, a 100 KB path).
+std::string quoted(const std::string& s) { return "'" + excerpt(s, kQuotedMax) + "'"; }
 
 [[noreturn]] void type_error(const std::string& path, const char* expected, const json& v) {
     throw ConfigError(quoted(path) + " must be " + expected + ", got " + json_excerpt(v));
@@ -411,15 +413,25 @@ std::vector<std::string> preset_names_in(const std::vector<std::string>& dirs) {
     return names;
 }
 
-// Read whole, so a pipe or a device (--config /dev/stdin) works like a file.
+// Read whole (at most 64 MiB), so a pipe (--config /dev/stdin) works like a file.
 json parse_file(const fs::path& file) {
+    // Not a device or a named FIFO (read forever, or blocked forever); a pipe
+    // held open (/dev/stdin) is read, up to a bound.
+    const std::string problem = input_file_problem(file.string());
+    if (!problem.empty()) throw ConfigError("configuration file " + quoted(file.string()) + " " + problem);
     std::ifstream in(file, std::ios::binary);
     if (!in) throw ConfigError("cannot open configuration file " + quoted(file.string()));
-    std::ostringstream text;
-    text << in.rdbuf();
+    constexpr std::size_t kMaxBytes = std::size_t{64} << 20; // a configuration is a few KB
+    std::string text;
+    char buf[65536];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        text.append(buf, static_cast<std::size_t>(in.gcount()));
+        if (text.size() > kMaxBytes)
+            throw ConfigError("configuration file " + quoted(file.string()) + " is larger than 64 MiB");
+    }
     if (in.bad()) throw ConfigError("cannot read configuration file " + quoted(file.string()));
     const std::string source = "configuration file " + quoted(file.string());
-    json cfg = parse_json_text(text.str(), source);
+    json cfg = parse_json_text(text, source);
     if (!cfg.is_object()) throw ConfigError(source + " must hold a JSON object, got " + json_kind(cfg));
     return cfg;
 }
@@ -439,6 +451,8 @@ fs::path resolve_preset(const std::string& name_or_path) {
 }
 
 } // namespace
+
+std::string preset_file(const std::string& name_or_path) { return resolve_preset(name_or_path).string(); }
 
 std::string valid_range(const std::string& section, const std::string& key) {
     const Field* f = find_field(section, key);
@@ -601,6 +615,8 @@ json load_preset_json(const std::string& name_or_path) {
     const fs::path file = resolve_preset(name_or_path);
     if (file.empty()) {
         std::string msg = "cannot open configuration file " + quoted(name_or_path);
+        std::error_code ec;
+        if (fs::is_directory(name_or_path, ec)) throw ConfigError(msg + ": it is a folder, not a file");
         if (name_or_path.find('/') == std::string::npos) {
             const auto dirs = preset_search_path();
             msg += ": no such file, and no preset " + quoted(name_or_path + ".json") + " in " +

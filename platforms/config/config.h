@@ -46,6 +46,9 @@ void validate(const SimParams& params);
 /// <name>.json in the preset directories (see preset_search_path()).
 nlohmann::json load_preset_json(const std::string& name_or_path);
 
+/// The file load_preset_json reads for `name_or_path`; empty when none.
+std::string preset_file(const std::string& name_or_path);
+
 /// from_json(load_preset_json(name_or_path)); errors are prefixed with the file.
 SimParams load_preset(const std::string& name_or_path);
 

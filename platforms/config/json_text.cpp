@@ -1,6 +1,8 @@
 #include "platforms/config/json_text.h"
 
 #include <algorithm>
+#include <set>
+#include <vector>
 
 #include "platforms/config/config.h"
 
@@ -34,6 +36,26 @@ std::string parse_message(const std::string& what) {
 }
 
 struct TooDeep {};
+struct DuplicateKey {
+    std::string path;
+};
+
+/// One open object or array while parsing: its keys so far and the last one.
+struct KeyFrame {
+    bool object = false;
+    std::set<std::string> keys;
+    std::string last;
+};
+
+/// "se.st_entries": the keys of the open objects, each cut short.
+std::string key_path(const std::vector<KeyFrame>& frames) {
+    std::string path;
+    for (const KeyFrame& f : frames) {
+        if (!f.object || f.last.empty()) continue;
+        path += (path.empty() ? "" : ".") + (f.last.size() > 60 ? f.last.substr(0, 60) + "…" : f.last);
+    }
+    return path;
+}
 
 void excerpt_into(const json& v, int level, std::size_t budget, std::string& out) {
     if (out.size() >= budget) return;
@@ -71,19 +93,45 @@ json parse_json_text(const std::string& text, const std::string& source, bool sy
         throw ConfigError(source + " contains a NUL byte at " + position_of(text, nul) +
                           " (JSON text must not; the rest would be ignored)");
     // The callback sees every value as it opens, so the depth is refused
-    // before any deep structure exists.
-    const json::parser_callback_t depth_guard = [](int depth, json::parse_event_t event, json&) {
-        if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
-            depth >= kMaxJsonDepth)
-            throw TooDeep{};
+    // before any deep structure exists. It also follows the keys: a key
+    // given twice in one object is refused (the parser would keep the last
+    // value silently), and a number too large names its key.
+    std::vector<KeyFrame> frames;
+    const json::parser_callback_t guard = [&frames](int depth, json::parse_event_t event, json& parsed) {
+        switch (event) {
+        case json::parse_event_t::object_start:
+        case json::parse_event_t::array_start:
+            if (depth >= kMaxJsonDepth) throw TooDeep{};
+            frames.push_back({event == json::parse_event_t::object_start, {}, {}});
+            break;
+        case json::parse_event_t::object_end:
+        case json::parse_event_t::array_end:
+            if (!frames.empty()) frames.pop_back();
+            break;
+        case json::parse_event_t::key:
+            if (!frames.empty() && parsed.is_string()) {
+                KeyFrame& f = frames.back();
+                f.last = parsed.get<std::string>();
+                if (!f.keys.insert(f.last).second) throw DuplicateKey{key_path(frames)};
+            }
+            break;
+        default: break;
+        }
         return true;
     };
     try {
-        return json::parse(text, depth_guard, syntax_errors_throw);
+        return json::parse(text, guard, syntax_errors_throw);
     } catch (const TooDeep&) {
         throw ConfigError(source + " nests arrays or objects deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    } catch (const DuplicateKey& d) {
+        throw ConfigError(source + ": key '" + d.path + "' appears twice (which value is meant? give it once)");
     } catch (const json::parse_error& e) {
         throw ConfigError(source + " is not valid JSON: " + parse_message(e.what()));
+    } catch (const json::out_of_range& e) {
+        // Only a number the parser cannot hold (1e400) is out of range while parsing.
+        const std::string key = key_path(frames);
+        throw ConfigError(source + ": " + (key.empty() ? "a number" : "the value of '" + key + "'") +
+                          " is too large for a number (" + parse_message(e.what()) + ")");
     }
 }
 

@@ -223,7 +223,13 @@ TEST_CASE("cli: application inputs (--graph, --series, workload keys) and their 
     CHECK(t.params.workload.series_column == 2u);
     CHECK(t.params.workload.window == 8u);
     // --graph beats a --set of the same key, as every dedicated flag does.
-    CHECK(parse({"--graph", "a.txt", "--set", "workload.graph=b.txt"}).params.workload.graph == "a.txt");
+    CHECK(parse({"--workload", "bfs", "--graph", "a.txt", "--set", "workload.graph=b.txt"}).params.workload.graph ==
+          "a.txt");
+    // A file the workload would never read is a mistake.
+    CHECK_THROWS_WITH(parse({"--workload", "lock", "--graph", "a.txt"}),
+                      Contains("option '--graph': workload 'lock' reads no graph file"));
+    CHECK_THROWS_WITH(parse({"--workload", "cc", "--series", "s.csv"}),
+                      Contains("option '--series': workload 'cc' reads no series file (the workloads that do: ts)"));
     CHECK(parse({}).params.workload.graph.empty()); // R-MAT
     CHECK_THROWS_WITH(parse({"--set", "workload.graph_format=csv"}), Contains("workload.graph_format"));
     CHECK_THROWS_WITH(parse({"--set", "workload.rmat_scale=0"}), Contains("workload.rmat_scale") && Contains("1..26"));

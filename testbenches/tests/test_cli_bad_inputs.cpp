@@ -8,9 +8,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <sys/stat.h>
 
 #include "testbenches/tests/sim_binary.h"
 
@@ -82,6 +85,43 @@ void make_inputs(const fs::path& dir) {
     write(dir / "annotation.json", R"({"name":5})");
     write(dir / "bad.snap", "# a SNAP edge list\n0 1\nzero two\n");
     write(dir / "bad_series.txt", "1.5\nabc\n2.5\n");
+    // Inputs that the rows also name as outputs: each must be left as it was.
+    const std::string graph = "0 1\n1 2\n2 0\n";
+    write(dir / "good.snap", graph);
+    write(dir / "graph.vcd", graph);
+    write(dir / "good_series.txt", "1.5\n2.5\n0.5\n3.5\n1.0\n2.0\n0.0\n4.0\n");
+    write(dir / "good.json", R"({"se":{"st_entries":8}})");
+    write(dir / "graph_config.json", R"({"workload":{"name":"bfs","graph":")" + (dir / "good.snap").string() + "\"}}");
+    fs::create_directories(dir / "run");
+    write(dir / "run/config.json", "{}");
+    fs::create_symlink("good.snap", dir / "graph_link.snap");
+    fs::create_hard_link(dir / "good.json", dir / "good_hard.json");
+    fs::create_symlink("not_yet.json", dir / "dangling.json"); // its target does not exist
+    std::string long_line = "0 1\n";
+    for (int i = 0; i < 650000; ++i) long_line += "1 ";
+    write(dir / "long_line.snap", long_line + "\n");
+    write(dir / "hermitian.mtx", "%%MatrixMarket matrix coordinate pattern hermitian\n3 3 2\n1 2\n2 3\n");
+    write(dir / "duplicate.json", R"({"se":{"st_entries":8,"st_entries":16}})");
+    write(dir / "overflow.json", R"({"se":{"clock_ghz":1e400}})");
+    write(dir / "long_key.json", R"({"se":{")" + std::string(5000, 'k') + R"(":1}})");
+    REQUIRE(::mkfifo((dir / "fifo.json").c_str(), 0600) == 0); // no writer: opening it to read would block
+}
+
+std::string snapshot_of(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+/// Every regular file under `dir` and its contents.
+std::map<std::string, std::string> snapshot(const fs::path& dir) {
+    std::map<std::string, std::string> files;
+    for (const auto& e : fs::recursive_directory_iterator(dir)) {
+        if (!e.is_regular_file() || e.is_symlink()) continue;
+        files[e.path().string()] = snapshot_of(e.path());
+    }
+    return files;
 }
 
 std::string md_code(const std::string& s) { return s.empty() ? "" : "`` " + replace_all(s, "|", "\\|") + " ``"; }
@@ -108,9 +148,11 @@ TEST_CASE("bad inputs: every row of bad_inputs.tsv gives its exit code and messa
     const fs::path dir = fs::path(syncron::test::temp_dir()) / ("bad-inputs-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     make_inputs(dir);
-    const std::string nested(100000, '[');
+    const std::string nested(100000, '['), long_name(100000, 'p');
+    const auto inputs = snapshot(dir);
     for (const Row& r : table) {
-        const std::string args = replace_all(replace_all(r.args, "{dir}", dir.string()), "{nested}", nested);
+        const std::string args = replace_all(
+            replace_all(replace_all(r.args, "{dir}", dir.string()), "{nested}", nested), "{long}", long_name);
         INFO("bad_inputs.tsv:" << r.line << " " << r.what << ": syncron-sim " << r.args);
         const auto run = run_sim(args);
         INFO("output: " << run.out.substr(0, 2000));
@@ -123,6 +165,15 @@ TEST_CASE("bad inputs: every row of bad_inputs.tsv gives its exit code and messa
         for (const auto& l : split(run.out, "\n")) longest = std::max(longest, l.size());
         CHECK(longest < 500);
         CHECK(run.out.size() < 4000);
+        // Bad input is found before anything is simulated: no summary.
+        if (r.exit_code == 2) CHECK_THAT(run.out, !Catch::Contains("SynCron simulation"));
+        // No input is ever harmed, also when a row names it as an output.
+        for (const auto& [path, text] : inputs) {
+            INFO("input " << path);
+            CHECK(fs::exists(path));
+            CHECK((fs::exists(path) && snapshot_of(path) == text));
+        }
+        CHECK_FALSE(fs::exists(dir / "not_yet.json"));
     }
     std::error_code ec;
     fs::remove_all(dir, ec);

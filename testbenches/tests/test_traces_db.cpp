@@ -404,10 +404,17 @@ TEST_CASE("trace db: a process ending without close() keeps the committed batche
     REQUIRE(waitpid(pid, &status, 0) == pid);
     REQUIRE(WIFEXITED(status));
     REQUIRE(WEXITSTATUS(status) == 0);
-    Reader r(f.path);
+    // Never completed: nothing under the final name; the committed batches
+    // are in the temporary the process wrote (StagedFile's name).
+    CHECK_FALSE(fs::exists(f.path));
+    const fs::path p(f.path);
+    const std::string temporary =
+        (p.parent_path() / ("." + p.filename().string() + ".tmp." + std::to_string(pid))).string();
+    Reader r(temporary);
     CHECK(r.scalar("PRAGMA integrity_check") == "ok");
     CHECK(r.count("messages") == 200); // two committed batches; the open one is lost
     CHECK(r.scalar("SELECT value FROM meta WHERE key = 'status'") == "running");
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(temporary + suffix);
 }
 
 TEST_CASE("trace db: flush() makes the rows visible while recording", "[traces][db]") {
@@ -417,9 +424,10 @@ TEST_CASE("trace db: flush() makes the rows visible while recording", "[traces][
     db.on_message(to_se(0, 1, Opcode::lock_acquire_local, 0x40, 11));
     db.flush();
     {
-        Reader r(f.path);
+        Reader r(db.temporary()); // under its final name only once closed
         CHECK(r.count("messages") == 2);
     }
+    CHECK_FALSE(fs::exists(f.path));
     db.on_message(to_se(0, 2, Opcode::lock_acquire_local, 0x40, 12));
     db.close();
     Reader r(f.path);

@@ -383,7 +383,7 @@ TEST_CASE("traces: json: events are streamed to the file with a bounded buffer",
     m.sent = m.arrived = ns(10.0 * per_core + 100);
     tl.on_message(m);
     struct stat st {};
-    REQUIRE(::stat(f.path.c_str(), &st) == 0);
+    REQUIRE(::stat(tl.temporary().c_str(), &st) == 0); // under its final name once closed
     CHECK(st.st_size > 10 * 1024 * 1024);
     tl.close();
     CHECK_FALSE(tl.failed());

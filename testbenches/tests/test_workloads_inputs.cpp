@@ -111,6 +111,15 @@ TEST_CASE("inputs: Matrix Market errors name the file and the line", "[workloads
     SECTION("missing file") {
         CHECK_THROWS_WITH(load_matrix_market("/nonexistent/g.mtx"), Contains("cannot be opened"));
     }
+    SECTION("a symmetry a graph does not have") {
+        TempFile f("herm.mtx", "%%MatrixMarket matrix coordinate pattern hermitian\n3 3 1\n1 2\n");
+        CHECK_THROWS_WITH(load_matrix_market(f.path), Contains(f.path + ":1:") && Contains("symmetry 'hermitian'"));
+    }
+    SECTION("a folder") {
+        CHECK_THROWS_WITH(load_matrix_market(syncron::test::temp_dir()), Contains("is a folder, not a file"));
+        CHECK_THROWS_WITH(load_snap(syncron::test::temp_dir()), Contains("is a folder, not a file"));
+        CHECK_THROWS_WITH(load_series(syncron::test::temp_dir(), 1), Contains("is a folder, not a file"));
+    }
     SECTION("no header") {
         TempFile f("nohead.mtx", "3 3 1\n1 2\n");
         CHECK_THROWS_WITH(load_matrix_market(f.path), Contains(f.path + ":1:") && Contains("header"));

@@ -12,8 +12,6 @@
 namespace syncron {
 namespace {
 
-constexpr unsigned kWord = 8;
-
 /// Per-core start offset so cores do not run in lock-step (seeded).
 uint64_t start_jitter(uint64_t seed, unsigned core, unsigned interval) {
     std::mt19937_64 rng(seed * 1000003u + core);
@@ -38,8 +36,8 @@ protected:
         for (unsigned u = 0; u < d.units(); ++u) {
             const unsigned n = d.client_cores_in_unit(u);
             if (!n) continue;
-            const uint64_t base = d.allocate(u, uint64_t(n) * kWord, Sharing::shared);
-            for (unsigned i = 0; i < n; ++i) m_slots.push_back(base + uint64_t(i) * kWord);
+            const uint64_t base = d.allocate(u, uint64_t(n) * kWordBytes, Sharing::shared);
+            for (unsigned i = 0; i < n; ++i) m_slots.push_back(base + uint64_t(i) * kWordBytes);
         }
     }
     void failure(const std::string& what) {
@@ -70,7 +68,7 @@ public:
         setup_common(d);
         for (unsigned i = 0; i < m_p.variables; ++i) {
             m_locks.push_back(d.create_syncvar(home(i)));
-            m_counters.push_back(d.allocate(home(i), kWord, Sharing::shared));
+            m_counters.push_back(d.allocate(home(i), kWordBytes, Sharing::shared));
         }
         m_holder.assign(m_p.variables, -1);
         m_acquired.assign(m_p.variables, 0);
@@ -86,7 +84,7 @@ public:
                         " while core " + std::to_string(m_holder[v]) + " holds it");
             m_holder[v] = static_cast<int>(c.global_id());
             ++m_acquired[v];
-            if (m_p.memory_check) c.store(m_counters[v], c.load(m_counters[v], kWord) + 1, kWord);
+            if (m_p.memory_check) c.store(m_counters[v], c.load(m_counters[v], kWordBytes) + 1, kWordBytes);
             m_holder[v] = -1;
             c.lock_release(m_locks[v]);
             ++m_ops_done;
@@ -98,7 +96,7 @@ public:
         for (unsigned v = 0; v < m_p.variables; ++v) {
             total += m_acquired[v];
             if (!m_p.memory_check) continue;
-            const uint64_t got = d.read(m_counters[v], kWord);
+            const uint64_t got = d.read(m_counters[v], kWordBytes);
             if (got != m_acquired[v])
                 r.fail("lock " + std::to_string(v) + ": counter incremented in the critical section is " +
                        std::to_string(got) + " after " + std::to_string(m_acquired[v]) + " acquisitions");
@@ -126,7 +124,7 @@ public:
         setup_common(d);
         alloc_slots(d);
         for (unsigned i = 0; i < m_p.variables; ++i) m_barriers.push_back(d.create_syncvar(home(i)));
-        m_violations = d.allocate(0, kWord, Sharing::shared);
+        m_violations = d.allocate(0, kWordBytes, Sharing::shared);
         m_arrived.assign(m_ops + 1, 0);
     }
     void run(CoreApi& c) override {
@@ -135,26 +133,26 @@ public:
         start(c);
         for (unsigned e = 1; e <= m_ops; ++e) {
             c.compute(m_p.interval);
-            if (m_p.memory_check) c.store(m_slots[me], e, kWord);
+            if (m_p.memory_check) c.store(m_slots[me], e, kWordBytes);
             ++m_arrived[e];
             c.barrier_wait_across_units(m_barriers[e % m_p.variables], m_cores);
             if (m_arrived[e] != m_cores)
                 failure("core " + std::to_string(me) + " left barrier epoch " + std::to_string(e) + " after " +
                         std::to_string(m_arrived[e]) + " of " + std::to_string(m_cores) + " arrivals");
-            if (m_p.memory_check && c.load(m_slots[next], kWord) < e)
-                c.store(m_violations, c.load(m_violations, kWord) + 1, kWord);
+            if (m_p.memory_check && c.load(m_slots[next], kWordBytes) < e)
+                c.store(m_violations, c.load(m_violations, kWordBytes) + 1, kWordBytes);
             ++m_ops_done;
         }
     }
     CheckResult check(Driver& d) override {
         CheckResult r = host_result();
         if (m_p.memory_check) {
-            if (auto v = d.read(m_violations, kWord))
+            if (auto v = d.read(m_violations, kWordBytes))
                 r.fail("barrier: " + std::to_string(v) + " departures saw a neighbour still in the previous epoch");
             for (unsigned i = 0; i < m_cores; ++i)
-                if (d.read(m_slots[i], kWord) != m_ops)
+                if (d.read(m_slots[i], kWordBytes) != m_ops)
                     r.fail("barrier: core " + std::to_string(i) + " reached epoch " +
-                           std::to_string(d.read(m_slots[i], kWord)) + ", expected " + std::to_string(m_ops));
+                           std::to_string(d.read(m_slots[i], kWordBytes)) + ", expected " + std::to_string(m_ops));
         }
         if (m_ops_done != uint64_t(m_cores) * m_ops) r.fail("barrier: not every core passed every barrier");
         return r;
@@ -197,7 +195,7 @@ public:
                 ++m_posts[v];
                 c.sem_post(m_sems[v]);
             }
-            if (m_p.memory_check) c.store(m_slots[me], k + 1, kWord);
+            if (m_p.memory_check) c.store(m_slots[me], k + 1, kWordBytes);
             ++m_ops_done;
         }
     }
@@ -210,9 +208,9 @@ public:
         if (m_p.memory_check)
             for (unsigned i = 0; i < m_cores; ++i) {
                 if (i / 2 * 2 + 1 >= m_cores) continue; // no partner, did nothing
-                if (d.read(m_slots[i], kWord) != m_ops)
+                if (d.read(m_slots[i], kWordBytes) != m_ops)
                     r.fail("semaphore: core " + std::to_string(i) + " completed " +
-                           std::to_string(d.read(m_slots[i], kWord)) + " of " + std::to_string(m_ops));
+                           std::to_string(d.read(m_slots[i], kWordBytes)) + " of " + std::to_string(m_ops));
             }
         return r;
     }
@@ -240,7 +238,7 @@ public:
             // with condvar_apart one unit further.
             m_locks.push_back(d.create_syncvar(home(i)));
             m_conds.push_back(d.create_syncvar(m_p.condvar_apart ? (home(i) + 1) % m_units : home(i)));
-            m_token_words.push_back(d.allocate(home(i), kWord, Sharing::shared));
+            m_token_words.push_back(d.allocate(home(i), kWordBytes, Sharing::shared));
         }
         m_tokens.assign(m_p.variables, 0);
         m_taken.assign(m_p.variables, 0);
@@ -280,8 +278,8 @@ public:
             if (m_taken[v] != m_given[v])
                 r.fail("condvar " + std::to_string(v) + ": " + std::to_string(m_taken[v]) + " tokens taken for " +
                        std::to_string(m_given[v]) + " signalled");
-            if (m_p.memory_check && d.read(m_token_words[v], kWord) != 0)
-                r.fail("condvar " + std::to_string(v) + ": " + std::to_string(d.read(m_token_words[v], kWord)) +
+            if (m_p.memory_check && d.read(m_token_words[v], kWordBytes) != 0)
+                r.fail("condvar " + std::to_string(v) + ": " + std::to_string(d.read(m_token_words[v], kWordBytes)) +
                        " tokens left in memory");
         }
         return r;
@@ -296,10 +294,12 @@ private:
         if (m_holder[v] >= 0) failure("condvar " + std::to_string(v) + ": lock granted while held");
         m_holder[v] = static_cast<int>(c.global_id());
     }
-    uint64_t tokens(CoreApi& c, unsigned v) { return m_p.memory_check ? c.load(m_token_words[v], kWord) : m_tokens[v]; }
+    uint64_t tokens(CoreApi& c, unsigned v) {
+        return m_p.memory_check ? c.load(m_token_words[v], kWordBytes) : m_tokens[v];
+    }
     void set_tokens(CoreApi& c, unsigned v, uint64_t t) {
         m_tokens[v] = t;
-        if (m_p.memory_check) c.store(m_token_words[v], t, kWord);
+        if (m_p.memory_check) c.store(m_token_words[v], t, kWordBytes);
     }
 
     std::vector<SyncVar> m_locks, m_conds;

@@ -8,19 +8,25 @@
 #include <utility>
 #include <vector>
 
+#include "models/common/input_file.h"
+
 namespace syncron {
 namespace {
 
 using Edges = std::vector<std::pair<uint32_t, uint32_t>>;
 
 std::ifstream open_or_throw(const std::string& path) {
+    const std::string problem = input_file_problem(path);
+    if (!problem.empty()) throw std::invalid_argument("graph file '" + excerpt(path, kQuotedMax) + "' " + problem);
     std::ifstream in(path);
-    if (!in) throw std::invalid_argument("graph file '" + path + "' cannot be opened (missing or unreadable)");
+    if (!in)
+        throw std::invalid_argument("graph file '" + excerpt(path, kQuotedMax) +
+                                    "' cannot be opened (missing or unreadable)");
     return in;
 }
 
 [[noreturn]] void bad_line(const std::string& path, uint64_t line, const std::string& what) {
-    throw std::invalid_argument(path + ":" + std::to_string(line) + ": " + what);
+    throw std::invalid_argument(excerpt(path, kQuotedMax) + ":" + std::to_string(line) + ": " + what);
 }
 
 /// The whitespace-separated fields of a line.
@@ -82,11 +88,11 @@ Graph load_snap(const std::string& path) {
         if (blank(line) || line.find_first_not_of(" \t") == line.find_first_of("#%")) continue;
         const auto f = fields_of(line);
         if (f.size() != 2)
-            bad_line(path, number, "expected two vertex IDs separated by whitespace, got '" + line + "'");
+            bad_line(path, number, "expected two vertex IDs separated by whitespace, got '" + excerpt(line) + "'");
         uint64_t ids[2];
         for (unsigned i = 0; i < 2; ++i) {
             if (!parse_id(f[i], ids[i]))
-                bad_line(path, number, "'" + f[i] + "' is not a vertex ID (a non-negative integer)");
+                bad_line(path, number, "'" + excerpt(f[i]) + "' is not a vertex ID (a non-negative integer)");
             if (ids[i] > kMaxVertexId)
                 bad_line(path, number,
                          "vertex ID " + f[i] + " out of range (at most " + std::to_string(kMaxVertexId) + ")");
@@ -111,10 +117,16 @@ Graph load_matrix_market(const std::string& path) {
     if (header.size() != 5 || header[0] != "%%matrixmarket" || header[1] != "matrix")
         bad_line(path, number, "expected a Matrix Market header '%%MatrixMarket matrix coordinate <field> <symmetry>'");
     if (header[2] != "coordinate")
-        bad_line(path, number, "only coordinate (sparse) Matrix Market files are graphs, not '" + header[2] + "'");
+        bad_line(path, number,
+                 "only coordinate (sparse) Matrix Market files are graphs, not '" + excerpt(header[2]) + "'");
     const std::string& field = header[3];
     if (field != "pattern" && field != "integer" && field != "real" && field != "double")
-        bad_line(path, number, "field '" + field + "' is not supported (pattern, integer or real)");
+        bad_line(path, number, "field '" + excerpt(field) + "' is not supported (pattern, integer or real)");
+    // Edges are undirected either way; any other symmetry (skew-symmetric,
+    // hermitian) describes values a graph does not have.
+    const std::string& symmetry = header[4];
+    if (symmetry != "general" && symmetry != "symmetric")
+        bad_line(path, number, "symmetry '" + excerpt(symmetry) + "' is not supported (general or symmetric)");
     const unsigned columns = field == "pattern" ? 2 : 3;
     // The size line: rows, columns, entries.
     uint64_t rows = 0, cols = 0, entries = 0;
@@ -128,7 +140,7 @@ Graph load_matrix_market(const std::string& path) {
         const auto f = fields_of(line);
         if (!sized) {
             if (f.size() != 3 || !parse_id(f[0], rows) || !parse_id(f[1], cols) || !parse_id(f[2], entries))
-                bad_line(path, number, "expected the size line 'rows columns entries', got '" + line + "'");
+                bad_line(path, number, "expected the size line 'rows columns entries', got '" + excerpt(line) + "'");
             if (rows != cols) bad_line(path, number, "a graph's matrix is square; this one is " + f[0] + " x " + f[1]);
             if (rows == 0 || rows > uint64_t(kMaxVertexId) + 1)
                 bad_line(path, number,
@@ -141,15 +153,15 @@ Graph load_matrix_market(const std::string& path) {
         if (f.size() != columns)
             bad_line(path, number,
                      "expected " + std::string(columns == 2 ? "'row column'" : "'row column value'") + " for a " +
-                         field + " matrix, got '" + line + "'");
+                         field + " matrix, got '" + excerpt(line) + "'");
         uint64_t ij[2];
         for (unsigned i = 0; i < 2; ++i) {
             if (!parse_id(f[i], ij[i]))
-                bad_line(path, number, "'" + f[i] + "' is not a row or column index (a positive integer)");
+                bad_line(path, number, "'" + excerpt(f[i]) + "' is not a row or column index (a positive integer)");
             if (ij[i] < 1 || ij[i] > rows)
-                bad_line(path, number, "vertex " + f[i] + " out of range (1.." + std::to_string(rows) + ")");
+                bad_line(path, number, "vertex " + excerpt(f[i]) + " out of range (1.." + std::to_string(rows) + ")");
         }
-        if (columns == 3 && !is_number(f[2])) bad_line(path, number, "'" + f[2] + "' is not a number");
+        if (columns == 3 && !is_number(f[2])) bad_line(path, number, "'" + excerpt(f[2]) + "' is not a number");
         if (++seen > entries)
             bad_line(path, number, "more entries than the " + std::to_string(entries) + " the size line declares");
         edges.emplace_back(static_cast<uint32_t>(ij[0] - 1), static_cast<uint32_t>(ij[1] - 1));

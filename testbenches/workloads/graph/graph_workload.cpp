@@ -11,7 +11,7 @@
 namespace syncron {
 namespace {
 
-constexpr unsigned kWord = 8, kId = 4;
+constexpr unsigned kId = 4;
 
 } // namespace
 
@@ -67,8 +67,9 @@ void GraphWorkload::setup(Driver& d) {
         uint64_t edges = 0;
         for (uint32_t v : m_local[u]) edges += g.degree(v);
         const uint64_t n = m_local[u].size();
-        const uint64_t need = (n + 1) * kWord + edges * kId * (m_weighted ? 2 : 1) + n * kWord * m_arrays.size() +
-                              n * 64 /* a lock per vertex */ + uint64_t(64) * 8 /* alignment */;
+        const uint64_t need = (n + 1) * kWordBytes + edges * kId * (m_weighted ? 2 : 1) +
+                              n * kWordBytes * m_arrays.size() + n * 64 /* a lock per vertex */ +
+                              uint64_t(64) * 8 /* alignment */;
         if (need > d.free_bytes(u))
             throw std::invalid_argument(w + "unit " + std::to_string(u) + " needs " + std::to_string(need) +
                                         " bytes for its " + std::to_string(n) + " vertices and " +
@@ -83,27 +84,27 @@ void GraphWorkload::setup(Driver& d) {
         const auto& local = m_local[u];
         uint64_t edges = 0;
         for (uint32_t v : local) edges += g.degree(v);
-        m_offsets[u] = d.allocate(u, (local.size() + 1) * kWord, Sharing::read_only);
+        m_offsets[u] = d.allocate(u, (local.size() + 1) * kWordBytes, Sharing::read_only);
         m_nbrs[u] = d.allocate(u, std::max<uint64_t>(1, edges) * kId, Sharing::read_only);
         if (m_weighted) m_weights[u] = d.allocate(u, std::max<uint64_t>(1, edges) * kId, Sharing::read_only);
-        for (auto& a : m_arrays) a.base[u] = d.allocate(u, std::max<size_t>(1, local.size()) * kWord, a.sharing);
+        for (auto& a : m_arrays) a.base[u] = d.allocate(u, std::max<size_t>(1, local.size()) * kWordBytes, a.sharing);
         uint64_t pos = 0;
         for (size_t i = 0; i < local.size(); ++i) {
             const uint32_t v = local[i];
-            d.write(m_offsets[u] + i * kWord, pos, kWord);
+            d.write(m_offsets[u] + i * kWordBytes, pos, kWordBytes);
             for (uint64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e, ++pos) {
                 d.write(m_nbrs[u] + pos * kId, g.neighbours[e], kId);
                 if (m_weighted) d.write(m_weights[u] + pos * kId, edge_weight(v, g.neighbours[e], m_p.seed), kId);
             }
         }
-        d.write(m_offsets[u] + local.size() * kWord, pos, kWord);
+        d.write(m_offsets[u] + local.size() * kWordBytes, pos, kWordBytes);
     }
     m_locks.assign(g.vertices, 0);
     for (uint32_t v = 0; v < g.vertices; ++v) m_locks[v] = d.create_syncvar(m_owner[v]);
     m_flag_unit = m_workers.front();
     m_barrier = d.create_syncvar(m_flag_unit);
     m_flag_count = uint64_t(g.vertices) + 2; // no application iterates more often than it has vertices
-    m_flags = d.allocate(m_flag_unit, m_flag_count * kWord, Sharing::shared);
+    m_flags = d.allocate(m_flag_unit, m_flag_count * kWordBytes, Sharing::shared);
     m_lock_acquisitions = m_barrier_waits = m_iterations = 0;
     m_local_accesses = m_remote_accesses = 0;
     initialise(d);
@@ -132,7 +133,7 @@ CheckResult GraphWorkload::check(Driver& d) {
 }
 
 uint64_t GraphWorkload::vertex_addr(unsigned array, uint32_t v) const {
-    return m_arrays[array].base[m_owner[v]] + uint64_t(m_index[v]) * kWord;
+    return m_arrays[array].base[m_owner[v]] + uint64_t(m_index[v]) * kWordBytes;
 }
 
 void GraphWorkload::count(CoreApi& c, unsigned home) {
@@ -144,22 +145,22 @@ void GraphWorkload::count(CoreApi& c, unsigned home) {
 
 uint64_t GraphWorkload::load(CoreApi& c, unsigned array, uint32_t v) {
     count(c, m_owner[v]);
-    return c.load(vertex_addr(array, v), kWord);
+    return c.load(vertex_addr(array, v), kWordBytes);
 }
 
 void GraphWorkload::store(CoreApi& c, unsigned array, uint32_t v, uint64_t value) {
     count(c, m_owner[v]);
-    c.store(vertex_addr(array, v), value, kWord);
+    c.store(vertex_addr(array, v), value, kWordBytes);
 }
 
 GraphWorkload::Row GraphWorkload::row(CoreApi& c, uint32_t v) {
     Row r;
     r.unit = m_owner[v];
-    const uint64_t at = m_offsets[r.unit] + uint64_t(m_index[v]) * kWord;
+    const uint64_t at = m_offsets[r.unit] + uint64_t(m_index[v]) * kWordBytes;
     count(c, r.unit);
-    r.begin = c.load(at, kWord);
+    r.begin = c.load(at, kWordBytes);
     count(c, r.unit);
-    r.end = c.load(at + kWord, kWord);
+    r.end = c.load(at + kWordBytes, kWordBytes);
     return r;
 }
 
@@ -189,21 +190,21 @@ void GraphWorkload::barrier(CoreApi& c) {
 void GraphWorkload::mark_changed(CoreApi& c, uint64_t k) {
     if (k >= m_flag_count) throw std::logic_error(m_name + ": iteration " + std::to_string(k) + " beyond the flags");
     count(c, m_flag_unit);
-    c.store(m_flags + k * kWord, 1, kWord);
+    c.store(m_flags + k * kWordBytes, 1, kWordBytes);
 }
 
 bool GraphWorkload::changed(CoreApi& c, uint64_t k) {
     if (k >= m_flag_count) throw std::logic_error(m_name + ": iteration " + std::to_string(k) + " beyond the flags");
     count(c, m_flag_unit);
-    return c.load(m_flags + k * kWord, kWord) != 0;
+    return c.load(m_flags + k * kWordBytes, kWordBytes) != 0;
 }
 
 uint64_t GraphWorkload::read(Driver& d, unsigned array, uint32_t v) const {
-    return d.read(vertex_addr(array, v), kWord);
+    return d.read(vertex_addr(array, v), kWordBytes);
 }
 
 void GraphWorkload::write(Driver& d, unsigned array, uint32_t v, uint64_t value) const {
-    d.write(vertex_addr(array, v), value, kWord);
+    d.write(vertex_addr(array, v), value, kWordBytes);
 }
 
 void GraphWorkload::report_stats(const StatContext&, nlohmann::json& out) const {

@@ -29,8 +29,6 @@
 namespace syncron {
 namespace {
 
-constexpr unsigned kWord = 8;
-
 uint64_t bits(double x) {
     uint64_t b = 0;
     std::memcpy(&b, &x, sizeof b);
@@ -77,7 +75,8 @@ public:
             m_range[m_workers[w]] = {lo, hi};
             for (uint64_t i = lo; i < hi; ++i) m_owner[i] = m_workers[w];
         }
-        const uint64_t per_unit = n * kWord + 2 * m_count * kWord + 2 * m_count * kWord + m_count * 64 + 1024;
+        const uint64_t per_unit =
+            n * kWordBytes + 2 * m_count * kWordBytes + 2 * m_count * kWordBytes + m_count * 64 + 1024;
         for (unsigned u : m_workers)
             if (per_unit > d.free_bytes(u))
                 throw std::invalid_argument("workload ts: a series of " + std::to_string(n) +
@@ -89,17 +88,17 @@ public:
         m_dist.assign(m_units, 0);
         m_index.assign(m_units, 0);
         for (unsigned u : m_workers) {
-            m_x[u] = d.allocate(u, n * kWord, Sharing::read_only);
-            m_mean[u] = d.allocate(u, m_count * kWord, Sharing::shared);
-            m_dev[u] = d.allocate(u, m_count * kWord, Sharing::shared);
-            for (uint64_t i = 0; i < n; ++i) d.write(m_x[u] + i * kWord, bits(m_series.values[i]), kWord);
+            m_x[u] = d.allocate(u, n * kWordBytes, Sharing::read_only);
+            m_mean[u] = d.allocate(u, m_count * kWordBytes, Sharing::shared);
+            m_dev[u] = d.allocate(u, m_count * kWordBytes, Sharing::shared);
+            for (uint64_t i = 0; i < n; ++i) d.write(m_x[u] + i * kWordBytes, bits(m_series.values[i]), kWordBytes);
             const auto [lo, hi] = m_range[u];
             const uint64_t entries = std::max<uint64_t>(1, hi - lo);
-            m_dist[u] = d.allocate(u, entries * kWord, Sharing::shared);
-            m_index[u] = d.allocate(u, entries * kWord, Sharing::shared);
+            m_dist[u] = d.allocate(u, entries * kWordBytes, Sharing::shared);
+            m_index[u] = d.allocate(u, entries * kWordBytes, Sharing::shared);
             for (uint64_t i = lo; i < hi; ++i) {
-                d.write(entry(m_dist, i), bits(std::numeric_limits<double>::infinity()), kWord);
-                d.write(entry(m_index, i), ~uint64_t(0), kWord);
+                d.write(entry(m_dist, i), bits(std::numeric_limits<double>::infinity()), kWordBytes);
+                d.write(entry(m_index, i), ~uint64_t(0), kWordBytes);
             }
         }
         m_locks.assign(m_count, 0);
@@ -122,9 +121,9 @@ public:
             const SubsequenceStats s = subsequence_stats(buffer.data(), m_window);
             for (unsigned w : m_workers) {
                 access(c, w);
-                c.store(m_mean[w] + i * kWord, bits(s.mean), kWord);
+                c.store(m_mean[w] + i * kWordBytes, bits(s.mean), kWordBytes);
                 access(c, w);
-                c.store(m_dev[w] + i * kWord, bits(s.deviation), kWord);
+                c.store(m_dev[w] + i * kWordBytes, bits(s.deviation), kWordBytes);
             }
         }
         barrier(c);
@@ -163,8 +162,8 @@ public:
             const MatrixProfile expected = matrix_profile(m_series.values, m_window);
             uint64_t wrong = 0;
             for (uint64_t i = 0; i < m_count; ++i) {
-                const double got = real(d.read(entry(m_dist, i), kWord));
-                const uint64_t at = d.read(entry(m_index, i), kWord);
+                const double got = real(d.read(entry(m_dist, i), kWordBytes));
+                const uint64_t at = d.read(entry(m_index, i), kWordBytes);
                 std::string why;
                 if (bits(got) != bits(expected.distance[i]))
                     why = "distance " + std::to_string(got) + ", expected " + std::to_string(expected.distance[i]);
@@ -204,30 +203,30 @@ public:
 private:
     uint64_t entry(const std::vector<uint64_t>& base, uint64_t i) const {
         const unsigned u = m_owner[i];
-        return base[u] + (i - m_range[u].first) * kWord;
+        return base[u] + (i - m_range[u].first) * kWordBytes;
     }
     void access(CoreApi& c, unsigned home) { ++(home == c.unit() ? m_local : m_remote); }
     double x(CoreApi& c, uint64_t i) {
         access(c, c.unit());
-        return real(c.load(m_x[c.unit()] + i * kWord, kWord));
+        return real(c.load(m_x[c.unit()] + i * kWordBytes, kWordBytes));
     }
     SubsequenceStats stats(CoreApi& c, uint64_t i) {
         SubsequenceStats s;
         access(c, c.unit());
-        s.mean = real(c.load(m_mean[c.unit()] + i * kWord, kWord));
+        s.mean = real(c.load(m_mean[c.unit()] + i * kWordBytes, kWordBytes));
         access(c, c.unit());
-        s.deviation = real(c.load(m_dev[c.unit()] + i * kWord, kWord));
+        s.deviation = real(c.load(m_dev[c.unit()] + i * kWordBytes, kWordBytes));
         return s;
     }
     void update(CoreApi& c, uint64_t i, double d, uint64_t match) {
         c.lock_acquire(m_locks[i]);
         ++m_lock_acquisitions;
         access(c, m_owner[i]);
-        if (d < real(c.load(entry(m_dist, i), kWord))) {
+        if (d < real(c.load(entry(m_dist, i), kWordBytes))) {
             access(c, m_owner[i]);
-            c.store(entry(m_dist, i), bits(d), kWord);
+            c.store(entry(m_dist, i), bits(d), kWordBytes);
             access(c, m_owner[i]);
-            c.store(entry(m_index, i), match, kWord);
+            c.store(entry(m_index, i), match, kWordBytes);
         }
         c.lock_release(m_locks[i]);
     }

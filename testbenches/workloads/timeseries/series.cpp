@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "models/common/input_file.h"
+
 namespace syncron {
 namespace {
 
@@ -28,8 +30,12 @@ bool parse_real(const std::string& text, double& out) {
 
 Series load_series(const std::string& path, unsigned column) {
     if (column == 0) throw std::invalid_argument("workload.series_column must be at least 1 (the first column is 1)");
+    const std::string problem = input_file_problem(path);
+    if (!problem.empty()) throw std::invalid_argument("series file '" + excerpt(path, kQuotedMax) + "' " + problem);
     std::ifstream in(path);
-    if (!in) throw std::invalid_argument("series file '" + path + "' cannot be opened (missing or unreadable)");
+    if (!in)
+        throw std::invalid_argument("series file '" + excerpt(path, kQuotedMax) +
+                                    "' cannot be opened (missing or unreadable)");
     Series s;
     s.source = path;
     uint64_t number = 0;
@@ -42,7 +48,7 @@ Series load_series(const std::string& path, unsigned column) {
         std::stringstream split(t);
         for (std::string f; std::getline(split, f, ',');) fields.push_back(trim(f));
         if (t.back() == ',') fields.emplace_back();
-        const auto where = path + ":" + std::to_string(number) + ": ";
+        const auto where = excerpt(path, kQuotedMax) + ":" + std::to_string(number) + ": ";
         if (fields.size() < column)
             throw std::invalid_argument(where + "the line has " + std::to_string(fields.size()) +
                                         " column(s), workload.series_column is " + std::to_string(column));
@@ -52,9 +58,10 @@ Series load_series(const std::string& path, unsigned column) {
                 first = false;
                 continue;
             }
-            throw std::invalid_argument(where + "'" + fields[column - 1] + "' is not a number");
+            throw std::invalid_argument(where + "'" + excerpt(fields[column - 1]) + "' is not a number");
         }
-        if (!std::isfinite(v)) throw std::invalid_argument(where + "'" + fields[column - 1] + "' is not finite");
+        if (!std::isfinite(v))
+            throw std::invalid_argument(where + "'" + excerpt(fields[column - 1]) + "' is not finite");
         first = false;
         s.values.push_back(v);
     }
