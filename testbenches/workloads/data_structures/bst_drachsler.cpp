@@ -8,15 +8,21 @@
 // the sentinel +inf (the root).
 //  - contains takes no lock: it descends the tree, walks pred/succ to the
 //    key's interval and checks the mark.
+//  - insert and delete first make the walk contains makes; an insert that
+//    reads the key present, or a delete that reads it absent, returns false
+//    without a lock, as ASCYLIB's default build (DRACHSLER_RO_FAIL=1) does.
 //  - insert locks the succ lock of the key's predecessor p (validates that the
 //    key is in (p, p.succ] and p unmarked), links the node into the ordering,
 //    and hangs it under p (free right child) or p.succ (free left child),
 //    whichever tree lock it takes finds the slot free.
 //  - delete locks the succ locks of the predecessor and of the node, then the
-//    tree locks of the node, its parent and its child, or, when the node has
-//    two children, those of its successor (which takes its place), the
-//    successor's parent and the successor's right child; it marks the node
-//    and unlinks it from the ordering, then from the tree.
+//    tree locks of the node and its parent and, when the node has two
+//    children, of its successor (which takes its place) and the successor's
+//    parent: 4 to 6 locks, as ASCYLIB. The child that moves up (the node's
+//    only child, the successor's right child) is not locked: a node's parent
+//    pointer is written only under the tree lock of the parent it points to,
+//    which the delete holds. It marks the node and unlinks it from the
+//    ordering, then from the tree.
 // Two departures from the published code, same lock set:
 //  - The authors' code (and ASCYLIB's) takes the tree locks below the node
 //    with try-lock and backs off; Table 2 has no try-lock, so a delete reads
@@ -32,16 +38,15 @@
 //    contains decides only through the succ pointer of a node below the key
 //    whose mark it read clear, stepping back (pred) over marked nodes: that
 //    succ was the node's successor in the ordering at some moment of the
-//    lookup.
+//    lookup. The lock-free refusal of an insert or delete uses this walk.
 //
 // One tree for the whole system (not partitioned): nodes are allocated
 // round-robin over the units, both locks of a node homed in its unit. The
-// descent costs 2 loads per level. A failed insert or delete adds 4 to 6
-// loads and 2 synchronization requests (the predecessor's succ lock); a
-// successful insert about 10 loads, 9 stores and 4 requests; a successful
-// delete 15 to 25 loads, 4 to 10 stores and 8 to 14 requests. The default
-// mix (10K keys, 100% deletion) measures 39 loads, 2.8 stores and 5.3
-// requests per operation.
+// descent costs 2 loads per level. A failed insert or delete adds the walk
+// (4 to 6 loads) and no synchronization request; a successful insert about
+// 10 loads, 9 stores and 4 requests; a successful delete 15 to 25 loads, 4 to
+// 10 stores and 8 to 12 requests (docs/workloads.md has the default mix's
+// measured costs).
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -253,9 +258,15 @@ private:
 
     bool contains(CoreApi& c, uint64_t key, uint64_t& steps) {
         const uint64_t since = m_log.now();
-        const Found f = search(c, key, steps);
+        const bool found = present(c, key, search(c, key, steps), steps);
+        m_log.lookup(c.global_id(), key, found, since);
+        return found;
+    }
+
+    /// The lock-free walk from the descent's end: whether `key` is in the set
+    /// at some moment of the walk.
+    bool present(CoreApi& c, uint64_t key, Found f, uint64_t& steps) {
         uint64_t n = f.node, k = f.key;
-        bool found = false;
         for (;;) {
             // Back to a node below the key whose mark reads clear: the succ
             // read next was its successor in the ordering at some moment
@@ -279,38 +290,47 @@ private:
                 k = next_key;
                 continue;
             }
-            found = next_key == key && ld(c, next, kMark) == 0;
-            break;
+            return next_key == key && ld(c, next, kMark) == 0;
         }
-        m_log.lookup(c.global_id(), key, found, since);
-        return found;
     }
 
     /// The key's interval (p, s] in the ordering, with p's succ lock held;
-    /// retries while p is marked or the interval moved.
+    /// retries while p is marked or the interval moved. Before each try the
+    /// lock-free walk: when it reads the key's presence other than `proceed_if`
+    /// the update fails without a lock (`refused`; nothing held).
     struct Interval {
         uint64_t first, p, s, s_key;
         SyncVar p_lock;
+        bool refused;
     };
-    Interval lock_interval(CoreApi& c, uint64_t key, uint64_t& steps) {
+    Interval lock_interval(CoreApi& c, uint64_t key, bool proceed_if, uint64_t& steps) {
         for (;;) {
+            const uint64_t since = m_log.now();
             const Found f = search(c, key, steps);
+            if (present(c, key, f, steps) != proceed_if) {
+                if (proceed_if)
+                    m_log.remove_refused(c.global_id(), key, since);
+                else
+                    m_log.insert_refused(c.global_id(), key, since);
+                return Interval{0, 0, 0, 0, 0, true};
+            }
             const uint64_t p = f.key >= key ? ld(c, f.node, kPred) : f.node;
             const SyncVar p_lock = lock(c, p, kSuccLock);
             const uint64_t s = ld(c, p, kSucc);
             const uint64_t p_key = p == f.node ? f.key : ld(c, p, kKey);
             if (p_key < key && ld(c, p, kMark) == 0) {
                 const uint64_t s_key = ld(c, s, kKey);
-                if (key <= s_key) return {f.node, p, s, s_key, p_lock};
+                if (key <= s_key) return {f.node, p, s, s_key, p_lock, false};
             }
             c.lock_release(p_lock);
         }
     }
 
     bool insert(CoreApi& c, uint64_t key, uint64_t& steps) {
-        const Interval iv = lock_interval(c, key, steps);
+        const Interval iv = lock_interval(c, key, false, steps);
+        if (iv.refused) return false;
         const uint64_t p = iv.p, s = iv.s;
-        if (iv.s_key == key) {
+        if (iv.s_key == key) { // inserted since the walk
             m_log.insert(c.global_id(), key, false);
             c.lock_release(iv.p_lock);
             return false;
@@ -347,10 +367,11 @@ private:
         return true;
     }
 
-    /// The tree locks a delete of `n` needs, held.
+    /// The tree locks a delete of `n` needs, held: n and its parent, and
+    /// with two children the successor and its parent.
     struct TreeLocks {
-        std::array<uint64_t, 5> nodes{};
-        std::array<SyncVar, 5> locks{};
+        std::array<uint64_t, 4> nodes{};
+        std::array<SyncVar, 4> locks{};
         unsigned count = 0;
         uint64_t parent = 0, left = 0, right = 0;           // n's
         uint64_t succ = 0, succ_parent = 0, succ_right = 0; // with two children
@@ -377,14 +398,12 @@ private:
                 t.succ_right = ld(c, t.succ, kRight);
                 add(t.succ);
                 add(t.succ_parent);
-                add(t.succ_right);
-            } else {
-                add(t.left != 0 ? t.left : t.right);
             }
             std::sort(t.nodes.begin(), t.nodes.begin() + t.count); // one global order: no deadlock
             for (unsigned i = 0; i < t.count; ++i) t.locks[i] = lock(c, t.nodes[i], kTreeLock);
             // Still the same neighbourhood? (Each of these fields changes only
-            // under a tree lock now held.)
+            // under a tree lock now held: a node's children under its own, its
+            // parent pointer under its parent's.)
             bool same = ld(c, n, kParent) == t.parent && ld(c, t.parent, kMark) == 0 && ld(c, n, kLeft) == t.left &&
                         ld(c, n, kRight) == t.right;
             if (same && t.succ != 0)
@@ -402,9 +421,10 @@ private:
     }
 
     bool remove(CoreApi& c, uint64_t key, uint64_t& steps) {
-        const Interval iv = lock_interval(c, key, steps);
+        const Interval iv = lock_interval(c, key, true, steps);
+        if (iv.refused) return false;
         const uint64_t p = iv.p, n = iv.s;
-        if (iv.s_key != key) {
+        if (iv.s_key != key) { // removed since the walk
             m_log.remove(c.global_id(), key, false);
             c.lock_release(iv.p_lock);
             return false;

@@ -1,14 +1,16 @@
-// Queue (paper Table 6: 100K elements, 100% pop): per unit, the two-pointer
-// linked FIFO of Michael & Scott ("Simple, Fast, and Practical Non-Blocking
-// and Blocking Concurrent Queue Algorithms", PODC 1996) behind one
-// coarse-grained lock, as ASCYLIB's lock-based queue: head points to a dummy
-// node whose successor is the front element, tail to the last node; an
-// enqueue links a node after tail, a dequeue makes the front node the new
-// dummy. The queue of a unit (head, tail, nodes) lives in that unit's memory
-// and its lock is homed there; an operation goes to the queue of its key's
-// partition, so 1/units of them are local. Per enqueue: 4 stores, 1 load, 2
-// synchronization requests; per dequeue: 3 loads, 1 store, 2 requests; per
-// peek: 3 loads, 2 requests (docs/workloads.md).
+// Queue (paper Table 6: 100K elements, 100% pop): per unit, the two-lock
+// queue of Michael & Scott ("Simple, Fast, and Practical Non-Blocking and
+// Blocking Concurrent Queue Algorithms", PODC 1996), as ASCYLIB's lock-based
+// queue (queue-ms_lb): head points to a dummy node whose successor is the
+// front element, tail to the last node; an enqueue links a node after tail
+// under the tail lock, a dequeue makes the front node the new dummy under the
+// head lock. The dummy keeps the two apart: an enqueue writes only the last
+// node's next and tail, a dequeue only head. The queue of a unit (head, tail,
+// nodes) lives in that unit's memory and both its locks are homed there; an
+// operation goes to the queue of its key's partition, so 1/units of them are
+// local. Per enqueue: 4 stores, 1 load, 2 synchronization requests (the tail
+// lock); per dequeue: 3 loads, 1 store, 2 requests (the head lock); per peek:
+// 3 loads, 2 requests (the head lock) (docs/workloads.md).
 #include <optional>
 
 #include "testbenches/workloads/data_structures/data_structures.h"
@@ -32,7 +34,8 @@ protected:
     uint64_t bytes_per_element() const override { return kNodeBytes; }
     void build(Driver& d) override {
         m_header.assign(units(), 0);
-        m_lock.assign(units(), 0);
+        m_head_lock.assign(units(), 0);
+        m_tail_lock.assign(units(), 0);
         m_pool.assign(units(), NodePool{});
         m_first.assign(units(), 0);
         m_enqueues.assign(cores(), 0);
@@ -43,7 +46,8 @@ protected:
             // One more node than elements: the dummy.
             m_pool[p].reserve(d, p, initial[p].size() + max_inserts() + 1, kNodeBytes, "workload queue");
             m_header[p] = d.allocate(p, kHeaderBytes, Sharing::shared);
-            m_lock[p] = d.create_syncvar(p);
+            m_head_lock[p] = d.create_syncvar(p);
+            m_tail_lock[p] = d.create_syncvar(p);
             const uint64_t dummy = m_pool[p].take();
             m_first[p] = dummy;
             uint64_t tail = dummy;
@@ -68,14 +72,21 @@ protected:
             const uint64_t node = m_pool[p].take();
             c.store(node + kValue, value, kWord); // the node is private until linked
             c.store(node + kNext, 0, kWord);
-            c.lock_acquire(m_lock[p]);
-            c.store(c.load(tail, kWord) + kNext, node, kWord);
-            c.store(tail, node, kWord);
+            c.lock_acquire(m_tail_lock[p]);
+            const uint64_t last = c.load(tail, kWord);
+            // Logged just before the linking store (the linearization point),
+            // so a dequeue that reads the node is logged after it; marked done
+            // once the store has returned (a dequeue under the head lock may
+            // read the old link meanwhile: sequence_log.h).
             m_log.push(me, p, value);
-            c.lock_release(m_lock[p]);
+            c.store(last + kNext, node, kWord);
+            m_log.pushed(me, p, value);
+            c.store(tail, node, kWord);
+            c.lock_release(m_tail_lock[p]);
             return true;
         }
-        c.lock_acquire(m_lock[p]);
+        c.lock_acquire(m_head_lock[p]);
+        const uint64_t since = m_log.now();
         const uint64_t dummy = c.load(head, kWord);
         const uint64_t front = c.load(dummy + kNext, kWord);
         std::optional<uint64_t> value;
@@ -84,10 +95,10 @@ protected:
             if (op == Op::remove) c.store(head, front, kWord); // the front node becomes the dummy
         }
         if (op == Op::remove)
-            m_log.pop(me, p, value);
+            m_log.pop(me, p, value, since);
         else
-            m_log.peek(me, p, value);
-        c.lock_release(m_lock[p]);
+            m_log.peek(me, p, value, since);
+        c.lock_release(m_head_lock[p]);
         return value.has_value();
     }
 
@@ -128,7 +139,7 @@ protected:
 
 private:
     std::vector<uint64_t> m_header;
-    std::vector<SyncVar> m_lock;
+    std::vector<SyncVar> m_head_lock, m_tail_lock;
     std::vector<NodePool> m_pool;
     std::vector<uint64_t> m_first; // each pool's first node: bounds for verify
     std::vector<uint64_t> m_enqueues;

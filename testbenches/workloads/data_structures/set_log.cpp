@@ -52,11 +52,20 @@ void SetLog::check(const std::string& what, const std::set<uint64_t>& in_memory,
             if (expected) changes[e.key].emplace_back(i, e.kind == Kind::insert);
             break;
         }
-        case Kind::lookup: {
+        case Kind::lookup:
+        case Kind::insert_refused:
+        case Kind::remove_refused: {
+            // What the operation read: a refused insert read the key present,
+            // a refused remove read it absent.
+            const bool read_present = e.kind == Kind::lookup ? e.result : e.kind == Kind::insert_refused;
             const bool before = present_at(e.key, e.since);
-            if (e.result != before && !changed_within(e.key, e.since, i)) {
-                r.fail(what + ": lookup(" + std::to_string(e.key) + ")" + where + " returned " + yes_no(e.result) +
-                       ", but the key was " + (before ? "present" : "absent") + " throughout the lookup");
+            if (read_present != before && !changed_within(e.key, e.since, i)) {
+                const std::string op = e.kind == Kind::lookup           ? "lookup("
+                                       : e.kind == Kind::insert_refused ? "insert("
+                                                                        : "remove(";
+                r.fail(what + ": " + op + std::to_string(e.key) + ")" + where + " returned " + yes_no(e.result) +
+                       (e.kind == Kind::lookup ? "" : " without a lock") + ", but the key was " +
+                       (before ? "present" : "absent") + " throughout the operation");
                 return;
             }
             break;

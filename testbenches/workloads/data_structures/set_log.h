@@ -10,7 +10,10 @@
 //  - a lookup must return the key's presence at some moment between its
 //    start and its linearization point (exact when both are taken under the
 //    lock that orders it; a window for lock-free lookups, whose decisive load
-//    may be served before the core logs it).
+//    may be served before the core logs it);
+//  - an update refused without a lock (an insert that read the key present,
+//    a remove that read it absent) is checked as such a lookup: the key must
+//    have had that presence at some moment of its window.
 // The final contents read back from simulated memory must equal the replay's.
 #include <cstdint>
 #include <set>
@@ -31,6 +34,14 @@ public:
     void remove(unsigned core, uint64_t key, bool removed) { log(Kind::remove, core, key, removed, now()); }
     /// A lookup that started at `since` (a now() stamp) and answered `found`.
     void lookup(unsigned core, uint64_t key, bool found, uint64_t since) { log(Kind::lookup, core, key, found, since); }
+    /// An insert (remove) that started at `since` and returned false from a
+    /// lock-free read of the key as present (absent).
+    void insert_refused(unsigned core, uint64_t key, uint64_t since) {
+        log(Kind::insert_refused, core, key, false, since);
+    }
+    void remove_refused(unsigned core, uint64_t key, uint64_t since) {
+        log(Kind::remove_refused, core, key, false, since);
+    }
 
     /// Replays the log; the first difference fails `r` ("<what>: ..."), as
     /// does a difference between the replay's final set and `in_memory`.
@@ -39,7 +50,7 @@ public:
     uint64_t operations() const { return m_entries.size(); }
 
 private:
-    enum class Kind : uint8_t { insert, remove, lookup };
+    enum class Kind : uint8_t { insert, remove, lookup, insert_refused, remove_refused };
     struct Entry {
         uint64_t key;
         uint64_t since;
