@@ -156,7 +156,11 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
         if (!workload) workload = WorkloadRegistry::instance().make(params.workload);
         platform = std::make_unique<NdpPlatform>("ndp", params);
         // Trace files are opened before anything runs: a bad path costs no simulation.
-        session.open(traces, params, *platform);
+        try {
+            session.open(traces, params, *platform);
+        } catch (const std::exception& e) {
+            throw ConfigError(e.what()); // an output the run cannot write: refused like any bad input
+        }
         platform->load(*workload);
         session.attach(traces, *platform, [w = workload.get()] { return w->operations(); });
         if (before_run) before_run(*platform);
@@ -184,11 +188,16 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
         }
     } catch (const sc_core::sc_report& e) {
         r.error = e.what();
+    } catch (const ConfigError& e) {
+        r.error = e.what();
+        r.bad_input = true;
     } catch (const std::exception& e) {
         r.error = e.what();
     }
-    // A trace file a write failed on is incomplete: the run is not ok.
-    const std::string trace_failure = session.close(r.error.empty() ? "ok" : r.error);
+    // Refused input leaves the previous trace files as they were; otherwise a
+    // trace file a write failed on is incomplete: the run is not ok.
+    if (r.bad_input) session.discard();
+    const std::string trace_failure = r.bad_input ? "" : session.close(r.error.empty() ? "ok" : r.error);
     if (r.error.empty()) r.error = trace_failure;
     r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.ok = r.error.empty();

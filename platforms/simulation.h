@@ -32,8 +32,12 @@ struct TraceOptions {
 struct SimulationResult {
     bool ok = false;          ///< finished, no error, invariants hold, every trace file complete
     bool interrupted = false; ///< a stop signal (StopSignals) ended the run early
-    std::string error;        ///< why not
-    CheckResult check;        ///< the workload's invariant check
+    /// The error is the user's input (ConfigError: a parameter combination,
+    /// a --trace-var or --trace-filter naming nothing of this run), found
+    /// before anything was simulated; no trace file was kept.
+    bool bad_input = false;
+    std::string error; ///< why not
+    CheckResult check; ///< the workload's invariant check
     uint64_t operations = 0;
     double simulated_ns = 0;
     double host_seconds = 0;     ///< elaboration + simulation + checks

@@ -112,8 +112,7 @@ void TraceSession::attach(const TraceOptions& options, NdpPlatform& platform, st
     const auto& vars = platform.syncvars();
     std::vector<uint64_t> traced = options.vars;
     if (options.first_var) {
-        if (vars.empty())
-            throw std::runtime_error("--trace-var first: the workload created no synchronization variable");
+        if (vars.empty()) throw ConfigError("--trace-var first: the workload created no synchronization variable");
         if (std::find(traced.begin(), traced.end(), vars.front()) == traced.end()) traced.push_back(vars.front());
     }
     for (const uint64_t v : traced)
@@ -121,8 +120,8 @@ void TraceSession::attach(const TraceOptions& options, NdpPlatform& platform, st
             std::ostringstream known;
             for (size_t i = 0; i < vars.size() && i < 8; ++i) known << (i ? ", " : "") << hex(vars[i]);
             if (vars.size() > 8) known << ", ...";
-            throw std::runtime_error("--trace-var " + hex(v) + " is not a synchronization variable of this run " +
-                                     "(the workload's variables: " + known.str() + ")");
+            throw ConfigError("--trace-var " + hex(v) + " is not a synchronization variable of this run " +
+                              "(the workload's variables: " + known.str() + ")");
         }
     if (!m_vcd_path.empty()) {
         VcdLayout layout;
@@ -147,16 +146,20 @@ void TraceSession::attach(const TraceOptions& options, NdpPlatform& platform, st
             return map.is_memory(a) ? std::make_pair(map.home_unit(a), map.vault_of(a)) : std::make_pair(~0u, ~0u);
         };
         m_layout = layout;
-        m_vcd = std::make_unique<VcdRecorder>("vcd", m_vcd_path, layout, options.filter);
+        try {
+            m_vcd = std::make_unique<VcdRecorder>("vcd", m_vcd_path, layout, options.filter);
+        } catch (const std::exception& e) {
+            throw ConfigError(e.what()); // a waveform file the run cannot write, found before it starts
+        }
         m_fanout.add(m_vcd.get());
     }
     for (const uint64_t v : traced) platform.trace_var(v);
     // A filter that selects nothing would write a VCD with no signals: a typo
     // (or a malformed glob such as '[') the user should hear about.
     if (m_vcd && !options.filter.empty() && m_vcd->signals().empty())
-        throw std::runtime_error("--trace-filter '" + options.filter +
-                                 "' matches no waveform signal (names look like unit0.se.st_occupancy; "
-                                 "docs/traces.md lists them)");
+        throw ConfigError("--trace-filter '" + options.filter +
+                          "' matches no waveform signal (names look like unit0.se.st_occupancy; "
+                          "docs/traces.md lists them)");
     if (!m_fanout.empty()) platform.attach_trace(&m_fanout);
     if (options.progress) {
         m_progress = std::make_unique<ProgressReporter>("progress", std::move(operations));
@@ -197,6 +200,15 @@ std::string TraceSession::close(const std::string& status) {
     if (m_vcd) guarded([&] { m_vcd->close(); });
     if (m_vcd) guarded([&] { write_gtkw(); });
     return failure;
+}
+
+void TraceSession::discard() noexcept {
+    if (m_closed) return;
+    m_closed = true;
+    if (m_progress) m_progress->stop();
+    if (m_db) m_db->discard();
+    if (m_json) m_json->discard();
+    if (m_vcd) m_vcd->discard();
 }
 
 } // namespace syncron

@@ -30,12 +30,18 @@ public:
     void open(const TraceOptions& options, const SimParams& params, NdpPlatform& platform);
     /// After the workload's set-up: validates --trace-var, creates the VCD
     /// recorder and the progress line, attaches everything to the platform.
+    /// A --trace-var or --trace-filter that names nothing of this run, or a
+    /// VCD file that cannot be written, throws ConfigError (bad input: the
+    /// caller discards the session).
     void attach(const TraceOptions& options, NdpPlatform& platform, std::function<uint64_t()> operations);
     /// Flushes and closes every recorder (idempotent); `status` goes into the
     /// database's meta table. Returns every failure, one line each (a file a
     /// write failed on is not renamed into place: the previous one stays),
     /// empty when every file is complete.
     std::string close(const std::string& status);
+    /// Closes every recorder without keeping anything (idempotent): for a run
+    /// refused before it started, which must leave the previous files as they were.
+    void discard() noexcept;
 
     /// What --gtkw FILE writes: the save file, then its three filter files.
     static std::vector<std::string> gtkw_files(const std::string& gtkw);

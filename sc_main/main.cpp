@@ -192,6 +192,12 @@ int sc_main(int argc, char* argv[]) {
         return finish(c.ok() ? 0 : 1, failures);
     }
     const SimulationResult r = simulate(opt.params, opt.traces);
+    if (r.bad_input) {
+        // Refused before anything ran, like the input errors above: no
+        // output is written and the previous ones stay as they were.
+        report(r.error);
+        return 2;
+    }
     const std::string failures = files.write(summary(r), r.stats);
     if (!r.ok) report(r.error);
     if (r.stats.contains("trace_error")) report(r.stats["trace_error"].get<std::string>());

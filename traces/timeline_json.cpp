@@ -396,6 +396,13 @@ void TimelineJson::finish(uint64_t end) noexcept {
 
 void TimelineJson::close() noexcept { finish(m_last); }
 
+void TimelineJson::discard() noexcept {
+    if (m_closed.exchange(true)) return;
+    if (m_fd >= 0) ::close(m_fd);
+    m_fd = -1;
+    m_file.discard();
+}
+
 void TimelineJson::close(const sc_core::sc_time& end) {
     if (m_closed.load()) return;
     finish(std::max(ns_of(end), m_last));

@@ -66,6 +66,9 @@ public:
     /// Same, but open spans end at max(end, last known time), e.g.
     /// sc_time_stamp() after sc_start() returned. Not for signal handlers.
     void close(const sc_core::sc_time& end);
+    /// Closes without keeping anything: the temporary file is removed and a
+    /// previous file of that name stays (a run refused before it started).
+    void discard() noexcept;
 
     bool is_open() const { return !m_closed.load(); }
     /// A write or the close failed (disk full, file-size limit, ...): the file is incomplete.

@@ -423,6 +423,21 @@ void TransactionDb::flush() {
     exec("COMMIT");
 }
 
+void TransactionDb::discard() noexcept {
+    if (!m_db) return;
+    if (sqlite3_get_autocommit(m_db) == 0) sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    for (auto*& st : m_ins) {
+        sqlite3_finalize(st);
+        st = nullptr;
+    }
+    sqlite3_finalize(m_ins_meta);
+    m_ins_meta = nullptr;
+    sqlite3_close(m_db);
+    m_db = nullptr;
+    m_in_txn = false;
+    m_file.discard();
+}
+
 void TransactionDb::close() {
     if (!m_db) return;
     std::string error;

@@ -63,6 +63,9 @@ public:
     /// SQLite error (the handle is closed anyway), including one of an on_*
     /// call: those never throw into the model, they stop the recording.
     void close();
+    /// Closes without keeping anything: the temporary database is removed and
+    /// a previous file of that name stays (a run refused before it started).
+    void discard() noexcept;
     bool is_open() const { return m_db != nullptr; }
 
     /// Rows written so far to `table` (one of messages, services, memory,

@@ -324,6 +324,21 @@ VcdRecorder::VcdRecorder(sc_core::sc_module_name name, const std::string& path, 
     dont_initialize();
 }
 
+void VcdRecorder::discard() noexcept {
+    if (m_closed) return;
+    m_closed = true;
+    m_wake.cancel();
+    if (m_tf) {
+        // Nothing was traced, and nothing is meant to be kept: SystemC's warning says only that.
+        const sc_core::sc_actions prev =
+            sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_CLOSE_EMPTY_FILE_, sc_core::SC_DO_NOTHING);
+        sc_core::sc_close_vcd_trace_file(m_tf);
+        sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_CLOSE_EMPTY_FILE_, prev);
+    }
+    m_tf = nullptr;
+    m_out.discard();
+}
+
 VcdRecorder::~VcdRecorder() {
     try {
         close();

@@ -107,6 +107,9 @@ public:
     /// The VCD is written under a temporary name (StagedFile) and renamed
     /// over the file here once complete; an incomplete one is removed.
     void close();
+    /// Closes without keeping anything: the temporary file is removed and a
+    /// previous file of that name stays (a run refused before it started).
+    void discard() noexcept;
     bool closed() const { return m_closed; }
 
     const std::string& file() const { return m_file; } ///< the VCD written
