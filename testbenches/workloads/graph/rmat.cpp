@@ -14,6 +14,14 @@ double unit_real(std::mt19937_64& rng) { return double(rng() >> 11) * 0x1.0p-53;
 
 } // namespace
 
+uint64_t rmat_build_bytes(const RmatParams& p) {
+    const uint64_t n = uint64_t(1) << p.scale;
+    const uint64_t m = uint64_t(p.edge_factor) << p.scale;
+    // 8 B per drawn edge and 16 B for its two directions, held together in
+    // Graph::from_edges; a vertex's label and offset, 12 B.
+    return 24 * m + 12 * n;
+}
+
 Graph rmat_graph(const RmatParams& p) {
     if (p.scale < 1 || p.scale > 26)
         throw std::invalid_argument("R-MAT scale must be in 1..26, got " + std::to_string(p.scale));

@@ -21,4 +21,9 @@ struct RmatParams {
 /// Same parameters and seed give the same graph on every host.
 Graph rmat_graph(const RmatParams& p);
 
+/// The memory rmat_graph() holds at its peak (the drawn edges and both
+/// directions of each at once, then the CSR arrays), a lower bound of what a
+/// run on the graph needs: checked before generating.
+uint64_t rmat_build_bytes(const RmatParams& p);
+
 } // namespace syncron
