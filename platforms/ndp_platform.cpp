@@ -73,8 +73,6 @@ NdpPlatform::NdpPlatform(sc_core::sc_module_name name, const SimParams& params)
 
 NdpPlatform::~NdpPlatform() = default;
 
-volatile std::sig_atomic_t NdpPlatform::s_stop_requested = 0;
-
 void NdpPlatform::attach_trace(TraceSink* sink) {
     for (auto& c : m_cores) c->set_trace(sink);
     for (NdpCore* c : m_scheme->server_cores()) c->set_trace(sink);
@@ -95,14 +93,14 @@ void NdpPlatform::watch_interrupt() {
     // idle (finished or deadlocked) kernel alive. Checked at time 0 too: a
     // signal during sc_start's own elaboration stops before anything runs far.
     const sc_time period(1, sc_core::SC_US);
-    if (s_stop_requested) {
+    if (stop_requested()) {
         sc_core::sc_stop();
         return;
     }
     for (;;) {
         wait(period);
         if (m_all_done) return; // only the SEs' drain is left
-        if (s_stop_requested) {
+        if (stop_requested()) {
             sc_core::sc_stop();
             return;
         }

@@ -18,6 +18,7 @@
 #include "models/common/energy_model.h"
 #include "models/common/params.h"
 #include "models/common/stat_provider.h"
+#include "models/common/stop_request.h"
 #include "models/core/ndp_core.h"
 #include "models/core/workload.h"
 #include "models/interconnect/crossbar.h"
@@ -74,8 +75,8 @@ public:
     /// path"); 0 in AT and with protocol checkers, where every access takes the sockets.
     uint64_t direct_transports() const;
     /// Stops the run at the next check (StopSignals: SIGINT, SIGTERM, SIGHUP); safe to call from a signal handler.
-    static void request_stop() { s_stop_requested = 1; }
-    static bool stop_requested() { return s_stop_requested != 0; }
+    static void request_stop() { g_stop_requested = 1; }
+    static bool stop_requested() { return syncron::stop_requested(); }
     /// Statistics of the run so far (see docs/stats.md).
     nlohmann::json stats_json() const;
     /// The platform's group: the walk over every module's statistics.
@@ -169,7 +170,6 @@ private:
     bool m_loaded = false;
     bool m_all_done = false;
     std::vector<std::function<void()>> m_on_finished;
-    static volatile std::sig_atomic_t s_stop_requested;
 };
 
 } // namespace syncron

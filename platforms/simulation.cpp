@@ -191,6 +191,11 @@ SimulationResult simulate(const SimParams& params, const TraceOptions& traces, s
     } catch (const ConfigError& e) {
         r.error = e.what();
         r.bad_input = true;
+    } catch (const InputsInterrupted& e) {
+        // A signal while the workload built its inputs: nothing was simulated.
+        r.interrupted = true;
+        r.error = "interrupted (" + StopSignals::name(StopSignals::received()) +
+                  ") before the simulation started, while " + e.what();
     } catch (const std::exception& e) {
         r.error = e.what();
     }

@@ -16,6 +16,7 @@
 #include <systemc>
 
 #include "models/common/input_file.h"
+#include "models/common/stop_request.h"
 #include "platforms/build_info.h"
 #include "platforms/comparison.h"
 #include "platforms/config/config.h"
@@ -160,6 +161,11 @@ int sc_main(int argc, char* argv[]) {
             const WorkloadInfo& info = registry.info(opt.params.workload.name);
             if (info.check_inputs) info.check_inputs(opt.params.workload);
         }
+    } catch (const InputsInterrupted& e) {
+        // Nothing was built, opened or written: the exit status of a stop signal.
+        std::cerr << "syncron-sim: interrupted (" << StopSignals::name(StopSignals::received()) << ") while "
+                  << e.what() << "; nothing was run or written\n";
+        return 1;
     } catch (const std::exception& e) {
         std::cerr << "syncron-sim: " << e.what() << "\n";
         return 2;

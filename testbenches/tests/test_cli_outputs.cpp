@@ -455,6 +455,30 @@ TEST_CASE("cli outputs: a signal while a large platform is elaborated skips the 
     CHECK(stats.value("units", 0) == 64);
 }
 
+TEST_CASE("cli outputs: a signal while a large graph is generated stops at once and leaves the statistics",
+          "[cli][outputs][signals]") {
+    const TempDir dir;
+    // R-MAT scale 23: about a minute of generating and sorting before the run would start.
+    Child c({"--workload", "pr", "--set", "workload.rmat_scale=23", "--set", "workload.rmat_edge_factor=16", "--out",
+             dir / "run"},
+            dir / "output.txt");
+    // The --out folder and its configuration are written just before the platform is built.
+    REQUIRE(poll_until([&] { return fs::exists(dir / "run/config.json"); }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300)); // into the generation
+    const auto signalled = std::chrono::steady_clock::now();
+    kill(c.pid(), SIGTERM);
+    const int st = c.wait(std::chrono::seconds(20));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count();
+    INFO(c.output());
+    REQUIRE(WIFEXITED(st));
+    CHECK(WEXITSTATUS(st) == 1);
+    CHECK(seconds < 10); // answered within the generation, not after it
+    CHECK_THAT(c.output(), Catch::Contains("interrupted (SIGTERM) before the simulation started, while"));
+    const json stats = json::parse(slurp(dir / "run/stats.json"));
+    CHECK(stats.value("status", "") == "interrupted");
+    CHECK(stats.value("operations", 1) == 0);
+}
+
 TEST_CASE("cli outputs: a second stop signal kills", "[cli][outputs][signals]") {
     const TempDir dir;
     Child c({"--ops", "1000000", "--trace-json", dir / "timeline.json", "--trace-db", dir / "trace.db"},

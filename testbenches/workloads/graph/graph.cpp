@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/common/stop_request.h"
+
 namespace syncron {
 
 bool Graph::adjacent(uint32_t u, uint32_t v) const {
@@ -18,7 +20,9 @@ Graph Graph::from_edges(uint32_t vertices, std::vector<std::pair<uint32_t, uint3
     // Both directions of every edge but self-loops, sorted, duplicates dropped.
     std::vector<std::pair<uint32_t, uint32_t>> both;
     both.reserve(edges.size() * 2);
+    uint64_t step = 0;
     for (const auto& [u, v] : edges) {
+        check_stop(++step, "building the graph");
         if (u >= vertices || v >= vertices)
             throw std::invalid_argument(g.source + ": vertex " + std::to_string(std::max(u, v)) +
                                         " out of range (the graph has " + std::to_string(vertices) + " vertices)");
@@ -28,7 +32,9 @@ Graph Graph::from_edges(uint32_t vertices, std::vector<std::pair<uint32_t, uint3
     }
     edges.clear();
     edges.shrink_to_fit();
+    check_stop(0, "building the graph"); // the sort below runs for seconds on a large graph
     std::sort(both.begin(), both.end());
+    check_stop(0, "building the graph");
     both.erase(std::unique(both.begin(), both.end()), both.end());
     g.offsets.assign(uint64_t(vertices) + 1, 0);
     g.neighbours.reserve(both.size());

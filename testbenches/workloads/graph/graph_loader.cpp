@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/common/input_file.h"
+#include "models/common/stop_request.h"
 
 namespace syncron {
 namespace {
@@ -83,7 +84,7 @@ Graph load_snap(const std::string& path) {
     uint64_t max_id = 0;
     uint64_t number = 0;
     for (std::string line; std::getline(in, line);) {
-        ++number;
+        check_stop(++number, "reading the graph file");
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (blank(line) || line.find_first_not_of(" \t") == line.find_first_of("#%")) continue;
         const auto f = fields_of(line);
@@ -134,7 +135,7 @@ Graph load_matrix_market(const std::string& path) {
     Edges edges;
     uint64_t seen = 0;
     while (std::getline(in, line)) {
-        ++number;
+        check_stop(++number, "reading the graph file");
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (blank(line) || line.find_first_not_of(" \t") == line.find('%')) continue;
         const auto f = fields_of(line);

@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "models/common/stop_request.h"
+
 namespace syncron {
 namespace {
 
@@ -34,6 +36,7 @@ Graph rmat_graph(const RmatParams& p) {
     std::vector<std::pair<uint32_t, uint32_t>> edges;
     edges.reserve(m);
     for (uint64_t e = 0; e < m; ++e) {
+        check_stop(e, "generating the R-MAT graph");
         uint32_t u = 0, v = 0;
         for (unsigned bit = 0; bit < p.scale; ++bit) {
             const double r = unit_real(rng);

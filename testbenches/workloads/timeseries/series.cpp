@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "models/common/input_file.h"
+#include "models/common/stop_request.h"
 
 namespace syncron {
 namespace {
@@ -41,7 +42,7 @@ Series load_series(const std::string& path, unsigned column) {
     uint64_t number = 0;
     bool first = true;
     for (std::string line; std::getline(in, line);) {
-        ++number;
+        check_stop(++number, "reading the series file");
         const std::string t = trim(line);
         if (t.empty() || t[0] == '#') continue;
         std::vector<std::string> fields;
