@@ -190,6 +190,26 @@ class SweepChecks(unittest.TestCase):
             self.assertNotIn("rule point", out)
             self.assertFalse(os.path.exists(os.path.join(d, "work", "results")))
 
+    @unittest.skipUnless(SIM and shutil.which("snakemake"), "SYNCRON_SIM names the simulator; snakemake installed")
+    def test_after_a_build_the_rule_check_sweep_stops_the_workflow_before_any_point(self):
+        with tempfile.TemporaryDirectory() as d:
+            # A simulator older than its sources is rebuilt first, so its points are checked by a rule; here the
+            # build itself is left out (--allowed-rules) and the "rebuilt" simulator is the real one behind a stub.
+            stale = write(d, "syncron-sim", f"#!/bin/sh\nexec '{os.path.abspath(SIM)}' \"$@\"\n")
+            os.chmod(stale, 0o755)
+            os.utime(stale, (0, 0))
+            sweep = write(d, "bad-workload.yaml", "common:\n  workload: [hash_tabel]\n  scheme: [syncron]\n")
+            cmd = ["snakemake", "-s", SNAKEFILE, "--directory", os.path.join(d, "work"), "--cores", "2", "sweep",
+                   "--allowed-rules", "check_sweep", "point", "table", "plot", "sweep",
+                   "--config", f"sweep={sweep}", f"sim={stale}", "build=true"]
+            done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            self.assertNotEqual(done.returncode, 0)
+            self.assertIn("Error in rule check_sweep", done.stdout)
+            self.assertIn(f"{sweep}: 1 of 1 points refused by syncron-sim, before any was run:\n"
+                          "  workload=hash_tabel scheme=syncron: invalid value 'hash_tabel' for option '--workload'",
+                          done.stdout)
+            self.assertNotIn("rule point", done.stdout)
+
     @unittest.skipUnless(shutil.which("snakemake"), "snakemake installed")
     def test_too_many_points_stop_the_workflow_and_the_limit_is_a_config_key(self):
         with tempfile.TemporaryDirectory() as d:
