@@ -17,10 +17,13 @@ A point's identity is the hash of its arguments, so the same point asked
 for by two figures is simulated once, and changing one parameter of a sweep
 only adds the points whose arguments changed.
 """
+import concurrent.futures
 import hashlib
 import itertools
 import json
+import math
 import os
+import subprocess
 
 import yaml
 
@@ -29,6 +32,11 @@ OPTIONS = ("config", "scheme", "workload", "graph", "series", "interval", "ops",
            "timing", "seed")
 DEFINITION_KEYS = ("title", "setting", "common", "grids", "modes", "plot", "table", "claims")
 MODES = ("quick", "full")
+# The most points a definition may expand to in one mode (--config max_points=N changes it).
+MAX_POINTS = 100_000
+# The workloads that read a graph or a series file (syncron-sim's own list, docs/configuration.md).
+GRAPH_READERS = ("bfs", "cc", "sssp", "pr", "tf", "tc")
+SERIES_READERS = ("ts",)
 
 
 class SweepError(ValueError):
@@ -94,8 +102,20 @@ def resolve(spec, mode):
     return common, grids
 
 
-def points(spec, mode):
-    """Every point of `spec` in `mode`, each a dict of parameters, in definition order, without repeats."""
+def count(spec, mode):
+    """How many points `spec` has in `mode` before repeats are dropped: the product of each grid's axis
+    sizes, summed over the grids. Computed without expanding anything."""
+    common, grids = resolve(spec, mode)
+    return sum(math.prod(len(v) for v in dict(common, **grid).values()) for grid in grids)
+
+
+def points(spec, mode, limit=MAX_POINTS, where="definition"):
+    """Every point of `spec` in `mode`, each a dict of parameters, in definition order, without repeats.
+    More than `limit` points (counted before they are expanded) is an error naming `where`."""
+    n = count(spec, mode)
+    if limit is not None and n > limit:
+        raise SweepError(f"{where}: {n:,} points in mode {mode} (the product of the axis sizes), more than the "
+                         f"limit of {limit:,}; split the sweep, or raise the limit with --config max_points=N")
     common, grids = resolve(spec, mode)
     seen, out = set(), []
     for grid in grids:
@@ -134,6 +154,52 @@ def point_id(point):
     digest = hashlib.sha1(json.dumps(arguments(point)).encode()).hexdigest()[:12]
     prefix = "-".join(text(point[k]) for k in ("workload", "scheme") if k in point) or "point"
     return f"{prefix}-{digest}"
+
+
+def describe(point):
+    """A point as its parameters, for a message: `workload=lock scheme=syncron se.st_entries=8`."""
+    return " ".join(f"{k}={text(v)}" for k, v in point.items())
+
+
+def check_point(sim, point):
+    """None when `syncron-sim` accepts the point's arguments (`--dump-config`), else its message.
+    A graph or series file the point's workload reads must exist: --dump-config does not open it."""
+    try:
+        done = subprocess.run([sim, *arguments(point), "--dump-config"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        return f"cannot run the simulator '{sim}': {e.strerror}"
+    if done.returncode != 0:
+        lines = [ln for ln in done.stderr.splitlines() if ln.strip() and ln.strip() != "(see syncron-sim --help)"]
+        message = " ".join(lines) or f"exit status {done.returncode}"
+        return message[len("syncron-sim: "):] if message.startswith("syncron-sim: ") else message
+    try:
+        workload = json.loads(done.stdout).get("workload") or {}
+    except ValueError:
+        return "syncron-sim --dump-config printed no configuration"
+    for kind, readers in (("graph", GRAPH_READERS), ("series", SERIES_READERS)):
+        path = workload.get(kind) or ""
+        if path and workload.get("name") in readers and not (os.path.isfile(path) and os.access(path, os.R_OK)):
+            return f"{kind} file '{path}' cannot be opened (missing or unreadable)"
+    return None
+
+
+def check_points(sim, pts, jobs=None):
+    """[(point, message)] of the points `syncron-sim` refuses, in order; the points are checked in
+    parallel, `jobs` at a time, at most one per core of this machine (a cluster run's cores are not here)."""
+    cores = os.cpu_count() or 1
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(jobs or cores, cores))) as pool:
+        found = list(pool.map(lambda p: check_point(sim, p), pts))
+    return [(p, m) for p, m in zip(pts, found) if m]
+
+
+def refusal(where, refused, total, shown=5):
+    """The error of a definition with refused points: the first few, each with the simulator's message."""
+    lines = [f"{where}: {len(refused)} of {total} points refused by syncron-sim, before any was run:"]
+    lines += [f"  {describe(p)}: {m}" for p, m in refused[:shown]]
+    if len(refused) > shown:
+        lines.append(f"  ... and {len(refused) - shown} more")
+    return "\n".join(lines)
 
 
 def definitions(directory):

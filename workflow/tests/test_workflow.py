@@ -5,6 +5,7 @@ the plots and tables, the claims, and the splicing into docs/results.md.
 """
 import concurrent.futures
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -120,6 +121,127 @@ class Definitions(unittest.TestCase):
         self.assertGreater(len(todo), 100)
         self.assertEqual(failures, [], f"{len(failures)} of {len(todo)} points rejected; first: "
                                        f"{failures[0] if failures else ''}")
+
+
+SNAKEFILE = os.path.join(HERE, "..", "Snakefile")
+SMALL_GRAPH = os.path.join(HERE, "..", "..", "testbenches", "inputs", "small.snap")
+
+
+def snakemake(workdir, sweep, *config, sim=None, dry=True):
+    """`snakemake sweep` on `workdir` (build=false unless asked): (exit status, everything it printed)."""
+    cmd = (["snakemake", "-s", SNAKEFILE, "--directory", workdir, "--cores", "2"] + (["-n"] if dry else []) +
+           ["sweep", "--config", f"sweep={sweep}", f"sim={sim or SIM}", "build=false", *config])
+    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return done.returncode, done.stdout
+
+
+class SweepChecks(unittest.TestCase):
+    """A bad sweep is refused before any point job, with the simulator's own message."""
+
+    def test_too_many_points_are_refused_before_they_are_expanded(self):
+        spec = {"common": {"scheme": ["syncron"], "seed": list(range(1000))},
+                "grids": [{"ops": list(range(1000))}, {"interval": [1, 2]}]}
+        self.assertEqual(sweeps.count(spec, "full"), 1000 * 1000 + 1000 * 2)
+        with self.assertRaises(sweeps.SweepError) as e:
+            sweeps.points(spec, "full", where="big.yaml")  # at once: nothing is expanded
+        self.assertIn("big.yaml: 1,002,000 points in mode full", str(e.exception))
+        self.assertIn("more than the limit of 100,000", str(e.exception))
+        self.assertIn("--config max_points=N", str(e.exception))
+        self.assertEqual(len(sweeps.points(spec, "full", limit=None)[:3]), 3)
+        small = {"common": {"scheme": ["syncron", "flat"], "seed": [1, 2]}}
+        self.assertEqual(len(sweeps.points(small, "quick", limit=4)), 4)
+        with self.assertRaises(sweeps.SweepError):
+            sweeps.points(small, "quick", limit=3)
+
+    @unittest.skipUnless(SIM, "SYNCRON_SIM names the simulator (ctest sets it)")
+    def test_the_simulator_refuses_each_bad_point_with_its_message(self):
+        good = {"workload": "hash_table", "scheme": "syncron", "ops": 1}
+        cases = [
+            (dict(good, workload="hash_tabel"), "invalid value 'hash_tabel' for option '--workload'"),
+            ({**good, "se.cycles_per_mesage": 3}, "unknown configuration key 'se.cycles_per_mesage' "
+                                                  "(did you mean 'se.cycles_per_message'?)"),
+            ({**good, "se.cycles_per_message": "three"}, "'se.cycles_per_message' must be a non-negative integer"),
+            (dict(good, scheme="syncrom"), "invalid value 'syncrom' for option '--scheme'"),
+            ({"workload": "cc", "graph": "/no/such/graph.snap"},
+             "graph file '/no/such/graph.snap' cannot be opened (missing or unreadable)"),
+            ({"workload": "pr", "workload.graph": "/no/such/graph.snap"}, "graph file '/no/such/graph.snap'"),
+            ({"workload": "ts", "series": "/no/such/series.txt"}, "series file '/no/such/series.txt'"),
+        ]
+        ok = [good, {"workload": "cc", "graph": SMALL_GRAPH}, {"workload": "lock", "workload.graph": "/no/such"}]
+        refused = sweeps.check_points(SIM, [p for p, _ in cases] + ok)
+        self.assertEqual([p for p, _ in refused], [p for p, _ in cases])
+        for (point, message), (_, expected) in zip(refused, cases):
+            self.assertIn(expected, message, point)
+        text = sweeps.refusal("my.yaml", refused, len(cases) + len(ok), shown=2)
+        self.assertTrue(text.startswith("my.yaml: 7 of 10 points refused by syncron-sim, before any was run:"))
+        self.assertIn("  workload=hash_tabel scheme=syncron ops=1: invalid value 'hash_tabel'", text)
+        self.assertIn("... and 5 more", text)
+
+    @unittest.skipUnless(SIM and shutil.which("snakemake"), "SYNCRON_SIM names the simulator; snakemake installed")
+    def test_a_bad_sweep_stops_the_workflow_before_any_job_with_the_message(self):
+        with tempfile.TemporaryDirectory() as d:
+            sweep = write(d, "bad-key.yaml", "common:\n  workload: [lock]\n  scheme: [syncron, flat]\n"
+                                             "  se.cycles_per_mesage: [3, 6]\n  ops: [1]\n")
+            code, out = snakemake(os.path.join(d, "work"), sweep, dry=False)  # a real run: no job starts
+            self.assertNotEqual(code, 0)
+            self.assertIn(f"{sweep}: 4 of 4 points refused by syncron-sim, before any was run:", out)
+            self.assertIn("  workload=lock scheme=syncron se.cycles_per_mesage=3 ops=1: unknown configuration key "
+                          "'se.cycles_per_mesage' (did you mean 'se.cycles_per_message'?)", out)
+            self.assertNotIn("rule point", out)
+            self.assertFalse(os.path.exists(os.path.join(d, "work", "results")))
+
+    @unittest.skipUnless(SIM and shutil.which("snakemake"), "SYNCRON_SIM names the simulator; snakemake installed")
+    def test_after_a_build_the_rule_check_sweep_stops_the_workflow_before_any_point(self):
+        with tempfile.TemporaryDirectory() as d:
+            # A simulator older than its sources is rebuilt first, so its points are checked by a rule; here the
+            # build itself is left out (--allowed-rules) and the "rebuilt" simulator is the real one behind a stub.
+            stale = write(d, "syncron-sim", f"#!/bin/sh\nexec '{os.path.abspath(SIM)}' \"$@\"\n")
+            os.chmod(stale, 0o755)
+            os.utime(stale, (0, 0))
+            sweep = write(d, "bad-workload.yaml", "common:\n  workload: [hash_tabel]\n  scheme: [syncron]\n")
+            cmd = ["snakemake", "-s", SNAKEFILE, "--directory", os.path.join(d, "work"), "--cores", "2", "sweep",
+                   "--allowed-rules", "check_sweep", "point", "table", "plot", "sweep",
+                   "--config", f"sweep={sweep}", f"sim={stale}", "build=true"]
+            done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            self.assertNotEqual(done.returncode, 0)
+            self.assertIn("Error in rule check_sweep", done.stdout)
+            self.assertIn(f"{sweep}: 1 of 1 points refused by syncron-sim, before any was run:\n"
+                          "  workload=hash_tabel scheme=syncron: invalid value 'hash_tabel' for option '--workload'",
+                          done.stdout)
+            self.assertNotIn("rule point", done.stdout)
+
+    @unittest.skipUnless(shutil.which("snakemake"), "snakemake installed")
+    def test_too_many_points_stop_the_workflow_and_the_limit_is_a_config_key(self):
+        with tempfile.TemporaryDirectory() as d:
+            stub = write(d, "stub-sim", "#!/bin/sh\necho '{}'\n")  # accepts every point: no simulator needed here
+            os.chmod(stub, 0o755)
+            sweep = write(d, "wide.yaml", "common:\n  workload: [lock]\n  seed: [1, 2, 3, 4]\n  ops: [1, 2, 3]\n")
+            code, out = snakemake(os.path.join(d, "work"), sweep, "max_points=10", sim=stub)
+            self.assertNotEqual(code, 0)
+            self.assertIn(f"{sweep}: 12 points in mode quick (the product of the axis sizes), more than the limit "
+                          "of 10", out)
+
+    @unittest.skipUnless(shutil.which("snakemake"), "snakemake installed")
+    def test_a_sweep_named_with_dashes_resolves_and_an_unbuilt_simulator_is_not_run_by_a_dry_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            sweep = write(d, "my-own.sweep.yaml", "common:\n  workload: [lock]\n  scheme: [syncron, flat]\n"
+                                                  "  ops: [1]\n")
+            # The simulator is still to be built: the dry run plans its check (check_sweep) and runs nothing.
+            code, out = snakemake(os.path.join(d, "work"), sweep, "build=true", sim=os.path.join(d, "none", "sim"))
+            self.assertEqual(code, 0, out[-2000:])
+            self.assertIn("results/sweep_my-own.sweep/sweep_my-own.sweep.md", out)
+            for job in ("build", "check_sweep", "point"):
+                self.assertRegex(out, rf"\n{job} +[0-9]+ ", job)
+            if SIM:  # and it runs: checked, then its two points, CSV, plot and Markdown
+                code, out = snakemake(os.path.join(d, "work"), sweep, dry=False)
+                self.assertEqual(code, 0, out[-2000:])
+                self.assertIn(f"Checking 2 points of {sweep}", out)
+                with open(os.path.join(d, "work", "results", "sweep_my-own.sweep", "sweep_my-own.sweep.csv")) as f:
+                    self.assertEqual(len(f.read().splitlines()), 1 + 2)
+            bad = write(d, "my sweep.yaml", "common:\n  workload: [lock]\n")
+            code, out = snakemake(os.path.join(d, "work"), bad, sim=os.path.join(d, "none", "sim"))
+            self.assertNotEqual(code, 0)
+            self.assertIn("use letters, digits, '_', '-' and '.' only (not 'my sweep')", out)
 
 
 STATS = {
