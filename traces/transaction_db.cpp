@@ -164,14 +164,7 @@ TransactionDb::TransactionDb(const std::string& path, AddrFn home_unit, AddrFn v
         for (int t = 0; t < t_count; ++t) m_ins[t] = prepare(kInsert[t]);
         m_ins_meta = prepare("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)");
     } catch (...) {
-        for (auto*& st : m_ins) {
-            sqlite3_finalize(st);
-            st = nullptr;
-        }
-        sqlite3_finalize(m_ins_meta);
-        m_ins_meta = nullptr;
-        sqlite3_close(m_db);
-        m_db = nullptr;
+        release();
         throw;
     }
     set_meta("schema_version", "1");
@@ -423,18 +416,26 @@ void TransactionDb::flush() {
     exec("COMMIT");
 }
 
-void TransactionDb::discard() noexcept {
-    if (!m_db) return;
-    if (sqlite3_get_autocommit(m_db) == 0) sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+void TransactionDb::finalize_statements() noexcept {
     for (auto*& st : m_ins) {
         sqlite3_finalize(st);
         st = nullptr;
     }
     sqlite3_finalize(m_ins_meta);
     m_ins_meta = nullptr;
+}
+
+void TransactionDb::release() noexcept {
+    finalize_statements();
     sqlite3_close(m_db);
     m_db = nullptr;
     m_in_txn = false;
+}
+
+void TransactionDb::discard() noexcept {
+    if (!m_db) return;
+    if (sqlite3_get_autocommit(m_db) == 0) sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    release();
     m_file.discard();
 }
 
@@ -458,12 +459,7 @@ void TransactionDb::close() {
     } else if (sqlite3_get_autocommit(m_db) == 0) {
         sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
     }
-    for (auto*& st : m_ins) {
-        sqlite3_finalize(st);
-        st = nullptr;
-    }
-    sqlite3_finalize(m_ins_meta);
-    m_ins_meta = nullptr;
+    finalize_statements();
     if (sqlite3_close(m_db) != SQLITE_OK && error.empty())
         error = "trace database " + m_path + ": cannot close: " + last_error();
     m_db = nullptr;

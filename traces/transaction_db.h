@@ -88,6 +88,8 @@ private:
     void record_failed(const std::exception& e); ///< an on_* call failed: stop recording
     double ns(const sc_core::sc_time& t);
     double ns_between(const sc_core::sc_time& from, const sc_core::sc_time& to); ///< to - from
+    void finalize_statements() noexcept; ///< every prepared statement, before the handle is closed
+    void release() noexcept;             ///< statements finalized, handle closed, no error asked for
 
     std::string m_path;
     StagedFile m_file; ///< the database under its temporary name until close()
