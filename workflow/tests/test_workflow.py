@@ -194,7 +194,8 @@ class SweepChecks(unittest.TestCase):
     def test_after_a_build_the_rule_check_sweep_stops_the_workflow_before_any_point(self):
         with tempfile.TemporaryDirectory() as d:
             # A simulator older than its sources is rebuilt first, so its points are checked by a rule; here the
-            # build itself is left out (--allowed-rules) and the "rebuilt" simulator is the real one behind a stub.
+            # build itself is left out (--allowed-rules), and an old-dated wrapper that runs the real simulator
+            # stands for the freshly rebuilt one.
             stale = write(d, "syncron-sim", f"#!/bin/sh\nexec '{os.path.abspath(SIM)}' \"$@\"\n")
             os.chmod(stale, 0o755)
             os.utime(stale, (0, 0))
@@ -213,10 +214,11 @@ class SweepChecks(unittest.TestCase):
     @unittest.skipUnless(shutil.which("snakemake"), "snakemake installed")
     def test_too_many_points_stop_the_workflow_and_the_limit_is_a_config_key(self):
         with tempfile.TemporaryDirectory() as d:
-            stub = write(d, "stub-sim", "#!/bin/sh\necho '{}'\n")  # accepts every point: no simulator needed here
-            os.chmod(stub, 0o755)
+            # The limit is checked before any point is: a stand-in that accepts every point is enough here.
+            accept_all = write(d, "accept-all-sim", "#!/bin/sh\necho '{}'\n")
+            os.chmod(accept_all, 0o755)
             sweep = write(d, "wide.yaml", "common:\n  workload: [lock]\n  seed: [1, 2, 3, 4]\n  ops: [1, 2, 3]\n")
-            code, out = snakemake(os.path.join(d, "work"), sweep, "max_points=10", sim=stub)
+            code, out = snakemake(os.path.join(d, "work"), sweep, "max_points=10", sim=accept_all)
             self.assertNotEqual(code, 0)
             self.assertIn(f"{sweep}: 12 points in mode quick (the product of the axis sizes), more than the limit "
                           "of 10", out)
