@@ -1,10 +1,7 @@
 #include "testbenches/workloads/applications.h"
 
-#include <stdexcept>
-#include <string>
 #include <utility>
 
-#include "models/common/host_memory.h"
 #include "platforms/workload_registry.h"
 #include "testbenches/workloads/graph/graph_loader.h"
 #include "testbenches/workloads/graph/rmat.h"
@@ -35,21 +32,11 @@ void register_applications(WorkloadRegistry& registry) {
                     load_graph(p.graph, p.graph_format);
                     return;
                 }
-                // A generated graph too large for this host is refused with
-                // the numbers, not met with std::bad_alloc after minutes.
+                // The same check rmat_graph() makes, here before anything is built or written.
                 RmatParams r;
                 r.scale = p.rmat_scale;
                 r.edge_factor = p.rmat_edge_factor;
-                const uint64_t need = rmat_build_bytes(r);
-                const HostMemory have = host_memory_available();
-                if (have.bytes != 0 && need > have.bytes)
-                    throw std::invalid_argument("workload.rmat_scale=" + std::to_string(r.scale) +
-                                                " with workload.rmat_edge_factor=" + std::to_string(r.edge_factor) +
-                                                " draws " + std::to_string(uint64_t(r.edge_factor) << r.scale) +
-                                                " edges: building the graph needs at least " +
-                                                format_bytes(double(need)) + " of memory, more than the " +
-                                                format_bytes(double(have.bytes)) + " available (" + have.what +
-                                                "); choose a smaller scale or edge factor");
+                check_rmat_fits(r);
             };
         }
         registry.add(application_names()[i], std::move(info));

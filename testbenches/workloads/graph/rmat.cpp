@@ -2,9 +2,11 @@
 
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "models/common/host_memory.h"
 #include "models/common/stop_request.h"
 
 namespace syncron {
@@ -24,12 +26,25 @@ uint64_t rmat_build_bytes(const RmatParams& p) {
     return 24 * m + 12 * n;
 }
 
+void check_rmat_fits(const RmatParams& p) {
+    const uint64_t need = rmat_build_bytes(p);
+    const HostMemory have = host_memory_available();
+    if (have.bytes == 0 || need <= have.bytes) return;
+    throw std::invalid_argument("workload.rmat_scale=" + std::to_string(p.scale) +
+                                " with workload.rmat_edge_factor=" + std::to_string(p.edge_factor) + " draws " +
+                                std::to_string(uint64_t(p.edge_factor) << p.scale) +
+                                " edges: building the graph needs at least " + format_bytes(double(need)) +
+                                " of memory, more than the " + format_bytes(double(have.bytes)) + " available (" +
+                                have.what + "); choose a smaller scale or edge factor");
+}
+
 Graph rmat_graph(const RmatParams& p) {
     if (p.scale < 1 || p.scale > 26)
         throw std::invalid_argument("R-MAT scale must be in 1..26, got " + std::to_string(p.scale));
     if (p.edge_factor < 1) throw std::invalid_argument("R-MAT edge factor must be at least 1");
     if (p.a < 0 || p.b < 0 || p.c < 0 || p.a + p.b + p.c > 1)
         throw std::invalid_argument("R-MAT probabilities a, b, c must be non-negative with a + b + c <= 1");
+    check_rmat_fits(p); // a library caller gets the same refusal as syncron-sim
     const uint32_t n = 1u << p.scale;
     const uint64_t m = uint64_t(p.edge_factor) << p.scale;
     std::mt19937_64 rng(p.seed * 0x9E3779B97F4A7C15ull + 0x52A7);

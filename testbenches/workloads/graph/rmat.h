@@ -26,4 +26,9 @@ Graph rmat_graph(const RmatParams& p);
 /// run on the graph needs: checked before generating.
 uint64_t rmat_build_bytes(const RmatParams& p);
 
+/// Throws std::invalid_argument, with the need, the limit and the keys to
+/// change, when rmat_build_bytes() exceeds the memory the host has available
+/// (models/common/host_memory.h). rmat_graph() calls it first.
+void check_rmat_fits(const RmatParams& p);
+
 } // namespace syncron
