@@ -209,3 +209,17 @@ TEST_CASE("inputs: series errors name the file and the line", "[workloads][input
     TempFile inf("inf.txt", "1\ninf\n");
     CHECK_THROWS_WITH(load_series(inf.path, 1), Contains(inf.path + ":2:") && Contains("not finite"));
 }
+
+TEST_CASE("inputs: an R-MAT graph larger than the host's memory is refused before it is generated",
+          "[workloads][inputs]") {
+    RmatParams p;
+    p.scale = 26;
+    p.edge_factor = 1024; // 69 billion edges: 1.5 TiB for the generation alone
+    CHECK(rmat_build_bytes(p) == 24 * (uint64_t(1024) << 26) + 12 * (uint64_t(1) << 26));
+    CHECK_THROWS_WITH(rmat_graph(p), Catch::Contains("building the graph needs at least 1.5 TiB of memory") &&
+                                         Catch::Contains("workload.rmat_edge_factor=1024"));
+    p.scale = 10;
+    p.edge_factor = 8; // small: generated as always
+    CHECK_NOTHROW(check_rmat_fits(p));
+    CHECK(rmat_graph(p).vertices == 1024);
+}
