@@ -29,9 +29,10 @@ struct WorkloadInfo {
     /// The input files it reads, by their workload key ("graph", "series"):
     /// --graph or --series given to a workload that reads no such file is an error.
     std::vector<std::string> inputs = {};
-    /// Reads and checks its input files before anything is built (std::invalid_argument
-    /// naming the file and line); empty: it reads none.
-    std::function<void(const WorkloadParams&)> check_inputs = {};
+    /// Reads and checks its input files, and that what they describe fits the
+    /// platform, before anything is built (std::invalid_argument naming the
+    /// file and line, or the key); empty: it reads none.
+    std::function<void(const SimParams&)> check_inputs = {};
 };
 
 class WorkloadRegistry {

@@ -159,7 +159,7 @@ int sc_main(int argc, char* argv[]) {
         const WorkloadRegistry& registry = WorkloadRegistry::instance();
         if (registry.has(opt.params.workload.name)) {
             const WorkloadInfo& info = registry.info(opt.params.workload.name);
-            if (info.check_inputs) info.check_inputs(opt.params.workload);
+            if (info.check_inputs) info.check_inputs(opt.params);
         }
     } catch (const InputsInterrupted& e) {
         // Nothing was built, opened or written: the exit status of a stop signal.

@@ -100,6 +100,7 @@ void make_inputs(const fs::path& dir) {
     std::string long_line = "0 1\n";
     for (int i = 0; i < 650000; ++i) long_line += "1 ";
     write(dir / "long_line.snap", long_line + "\n");
+    write(dir / "sparse_ids.snap", "0 1\n1 268435455\n"); // 2^28 vertices by one ID
     write(dir / "hermitian.mtx", "%%MatrixMarket matrix coordinate pattern hermitian\n3 3 2\n1 2\n2 3\n");
     write(dir / "duplicate.json", R"({"se":{"st_entries":8,"st_entries":16}})");
     write(dir / "overflow.json", R"({"se":{"clock_ghz":1e400}})");

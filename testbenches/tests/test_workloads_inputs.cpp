@@ -7,8 +7,10 @@
 #include <fstream>
 #include <string>
 
+#include "models/common/params.h"
 #include "testbenches/tests/sim_binary.h"
 #include "testbenches/workloads/graph/graph_loader.h"
+#include "testbenches/workloads/graph/graph_workload.h"
 #include "testbenches/workloads/graph/rmat.h"
 #include "testbenches/workloads/timeseries/series.h"
 
@@ -222,4 +224,26 @@ TEST_CASE("inputs: an R-MAT graph larger than the host's memory is refused befor
     p.edge_factor = 8; // small: generated as always
     CHECK_NOTHROW(check_rmat_fits(p));
     CHECK(rmat_graph(p).vertices == 1024);
+}
+
+TEST_CASE("inputs: a graph whose vertices cannot fit a unit's memory is refused from its vertex count",
+          "[workloads][inputs]") {
+    SimParams sim;
+    sim.workload.name = "bfs";
+    sim.platform.units = 4;
+    sim.memory.unit_bytes = 1ull << 20; // 1 MiB per unit: 4 MiB in all
+    // 80 B per vertex and 4 B per edge end spread over 4 units: 52,428 vertices fill them.
+    CHECK_NOTHROW(check_graph_fits_platform(52428, 0, sim, "g", "advice"));
+    CHECK_THROWS_WITH(check_graph_fits_platform(52429, 0, sim, "g", "advice"),
+                      Contains("workload bfs: g has 52429 vertices: at least 1.0 MiB per unit over 4 units") &&
+                          Contains("more than memory.unit_bytes = 1.0 MiB; advice"));
+    CHECK_THROWS_WITH(check_graph_fits_platform(52428, 64, sim, "g", "advice"), Contains("and 64 edge ends"));
+    // A SNAP file with one large vertex ID: read (not built) and refused by its vertex count.
+    TempFile sparse("sparse.txt", "0 1\n1 268435455\n");
+    const EdgeList list = read_graph_file(sparse.path, "");
+    CHECK(list.vertices == 268435456u);
+    CHECK(list.edges.size() == 2);
+    sim.memory.unit_bytes = 1ull << 30;
+    CHECK_THROWS_WITH(check_graph_fits_platform(list.vertices, 0, sim, "graph file", "advice"),
+                      Contains("at least 5.0 GiB per unit"));
 }

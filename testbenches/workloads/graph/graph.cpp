@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
+#include "models/common/host_memory.h"
 #include "models/common/stop_request.h"
 
 namespace syncron {
@@ -17,6 +19,15 @@ Graph Graph::from_edges(uint32_t vertices, std::vector<std::pair<uint32_t, uint3
     Graph g;
     g.vertices = vertices;
     g.source = std::move(source);
+    // What is built below, on top of `edges`: both directions (8 B each), the
+    // offsets and the neighbours. A large vertex ID alone can ask for gigabytes.
+    const uint64_t need = 16 * uint64_t(edges.size()) + 8 * (uint64_t(vertices) + 1) + 8 * uint64_t(edges.size());
+    const HostMemory have = host_memory_available();
+    if (have.bytes != 0 && need > have.bytes)
+        throw std::invalid_argument(g.source + ": " + std::to_string(vertices) + " vertices and " +
+                                    std::to_string(edges.size()) + " edges need at least " +
+                                    format_bytes(double(need)) + " of memory to build, more than the " +
+                                    format_bytes(double(have.bytes)) + " available (" + have.what + ")");
     // Both directions of every edge but self-loops, sorted, duplicates dropped.
     std::vector<std::pair<uint32_t, uint32_t>> both;
     both.reserve(edges.size() * 2);

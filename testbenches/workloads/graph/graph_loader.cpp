@@ -78,7 +78,7 @@ void require_edges(const std::string& path, const Graph& g) {
 
 } // namespace
 
-Graph load_snap(const std::string& path) {
+EdgeList read_snap(const std::string& path) {
     std::ifstream in = open_or_throw(path);
     Edges edges;
     uint64_t max_id = 0;
@@ -102,12 +102,10 @@ Graph load_snap(const std::string& path) {
         edges.emplace_back(static_cast<uint32_t>(ids[0]), static_cast<uint32_t>(ids[1]));
     }
     if (edges.empty()) throw std::invalid_argument("graph file '" + path + "' has no edges (an empty graph)");
-    Graph g = Graph::from_edges(static_cast<uint32_t>(max_id + 1), std::move(edges), path);
-    require_edges(path, g);
-    return g;
+    return EdgeList{static_cast<uint32_t>(max_id + 1), std::move(edges), path};
 }
 
-Graph load_matrix_market(const std::string& path) {
+EdgeList read_matrix_market(const std::string& path) {
     std::ifstream in = open_or_throw(path);
     uint64_t number = 0;
     std::string line;
@@ -173,17 +171,30 @@ Graph load_matrix_market(const std::string& path) {
                                     std::to_string(seen) + " of the " + std::to_string(entries) +
                                     " entries its size line declares");
     if (edges.empty()) throw std::invalid_argument("graph file '" + path + "' has no edges (an empty graph)");
-    Graph g = Graph::from_edges(static_cast<uint32_t>(rows), std::move(edges), path);
+    return EdgeList{static_cast<uint32_t>(rows), std::move(edges), path};
+}
+
+Graph build_graph(EdgeList list) {
+    const std::string path = list.source;
+    Graph g = Graph::from_edges(list.vertices, std::move(list.edges), std::move(list.source));
     require_edges(path, g);
     return g;
 }
 
-Graph load_graph(const std::string& path, const std::string& format) {
+Graph load_snap(const std::string& path) { return build_graph(read_snap(path)); }
+
+Graph load_matrix_market(const std::string& path) { return build_graph(read_matrix_market(path)); }
+
+EdgeList read_graph_file(const std::string& path, const std::string& format) {
     std::string f = format;
     if (f.empty()) f = ends_with(lower(path), ".mtx") ? "mtx" : "snap";
-    if (f == "mtx") return load_matrix_market(path);
-    if (f == "snap") return load_snap(path);
+    if (f == "mtx") return read_matrix_market(path);
+    if (f == "snap") return read_snap(path);
     throw std::invalid_argument("workload.graph_format must be snap or mtx, got '" + format + "'");
+}
+
+Graph load_graph(const std::string& path, const std::string& format) {
+    return build_graph(read_graph_file(path, format));
 }
 
 } // namespace syncron

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/common/host_memory.h"
 #include "testbenches/workloads/graph/graph_loader.h"
 #include "testbenches/workloads/graph/graph_reference.h"
 #include "testbenches/workloads/graph/partition.h"
@@ -14,6 +15,23 @@ namespace {
 constexpr unsigned kId = 4;
 
 } // namespace
+
+void check_graph_fits_platform(uint64_t vertices, uint64_t edge_ends, const SimParams& p, const std::string& what,
+                               const std::string& advice) {
+    // The largest unit holds at least its even share; setup() checks the
+    // exact need per unit later (its partition, its arrays, what is free).
+    constexpr uint64_t kVertexBytes = kWordBytes /* offset */ + kWordBytes /* one array */ + 64 /* lock */;
+    const uint64_t units = std::max(1u, p.platform.units);
+    const uint64_t total = vertices * kVertexBytes + edge_ends * kId;
+    const uint64_t share = (total + units - 1) / units;
+    if (share <= p.memory.unit_bytes) return;
+    const std::string ends = edge_ends ? " and " + std::to_string(edge_ends) + " edge ends" : std::string();
+    throw std::invalid_argument(
+        "workload " + p.workload.name + ": " + what + " has " + std::to_string(vertices) + " vertices" + ends +
+        ": at least " + format_bytes(double(share)) + " per unit over " + std::to_string(units) + " units (" +
+        std::to_string(kVertexBytes) + " B per vertex, " + std::to_string(kId) +
+        " B per edge end), more than memory.unit_bytes = " + format_bytes(double(p.memory.unit_bytes)) + "; " + advice);
+}
 
 GraphWorkload::GraphWorkload(const WorkloadParams& p) : m_name(p.name), m_p(p) {}
 

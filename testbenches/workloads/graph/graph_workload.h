@@ -20,6 +20,16 @@
 
 namespace syncron {
 
+/// Refuses (std::invalid_argument) a graph of `vertices` vertices and
+/// `edge_ends` neighbour entries (twice its undirected edges) that cannot fit
+/// the platform's memory, before it is partitioned or written: a lower bound
+/// of what GraphWorkload::setup() allocates (per vertex an offset, one 8-byte
+/// array and a lock of 64 B; 4 B per edge end), spread as evenly as possible
+/// over every unit, against memory.unit_bytes. `what` names the graph,
+/// `advice` ends the message.
+void check_graph_fits_platform(uint64_t vertices, uint64_t edge_ends, const SimParams& p, const std::string& what,
+                               const std::string& advice);
+
 class GraphWorkload : public Workload {
 public:
     explicit GraphWorkload(const WorkloadParams& p);
