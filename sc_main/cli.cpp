@@ -5,11 +5,13 @@
 #include <limits>
 #include <optional>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include <boost/program_options.hpp>
 
 #include "models/common/input_file.h"
+#include "models/common/spelling.h"
 #include "platforms/config/json_text.h"
 #include "platforms/workload_registry.h"
 #include "sc_main/output_paths.h"
@@ -166,7 +168,7 @@ Described describe() {
         ("list-presets", "list the presets --config takes by name, one line each, and exit")
         ("vcd", po::value<std::string>()->value_name("FILE.vcd")->implicit_value(""),
          "write waveforms (VCD) to FILE.vcd (with --out and no FILE: DIR/trace.vcd); view with "
-         "gtkwave FILE.vcd traces/se.gtkw (default: none)")
+         "gtkwave FILE.vcd FILE.gtkw, the save file --gtkw writes for this run (default: none)")
         ("trace-filter", po::value<std::string>()->value_name("PATTERN"),
          "only trace VCD signals whose name matches the glob PATTERN, comma-separated list "
          "(e.g. 'unit0.*,link*'; default: all)")
@@ -232,6 +234,12 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
                       .run(),
                   vm);
         po::notify(vm);
+    } catch (const po::unknown_option& e) {
+        // A misspelt flag: name the option it is closest to.
+        std::vector<std::string> names;
+        for (const auto& option : o.desc.options()) names.push_back("--" + option->long_name());
+        const std::string hint = closest_spelling(e.get_option_name(), names);
+        throw CliError(std::string(e.what()) + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
     } catch (const po::error& e) {
         throw CliError(e.what());
     }
@@ -400,7 +408,17 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     try {
         out.params = from_json(cfg);
     } catch (const ConfigError& e) {
-        throw ConfigError("configuration '" + excerpt(vm["config"].as<std::string>(), kQuotedMax) + "': " + e.what());
+        // A bad value a flag set is the flag's: name it, not only its key.
+        const std::pair<const char*, const char*> flags[] = {{"interval", "workload.interval"},
+                                                             {"ops", "workload.ops"},
+                                                             {"cores", "platform.client_cores"},
+                                                             {"units", "platform.units"},
+                                                             {"seed", "workload.seed"}};
+        const std::string what = e.what();
+        for (const auto& [flag, key] : flags)
+            if (vm.count(flag) && what.find("'" + std::string(key) + "'") != std::string::npos)
+                throw ConfigError("option '--" + std::string(flag) + "': " + what);
+        throw ConfigError("configuration '" + excerpt(vm["config"].as<std::string>(), kQuotedMax) + "': " + what);
     }
     // A --graph or --series the workload would never read is a mistake, not a no-op.
     const WorkloadRegistry& registry = WorkloadRegistry::instance();

@@ -21,10 +21,12 @@
 #include "platforms/comparison.h"
 #include "platforms/config/config.h"
 #include "platforms/simulation.h"
+#include "platforms/trace_session.h"
 #include "platforms/workload_registry.h"
 #include "sc_main/cli.h"
 #include "testbenches/workloads/builtin_workloads.h"
 #include "traces/staged_file.h"
+#include "traces/vcd_recorder.h"
 
 namespace {
 
@@ -49,6 +51,8 @@ public:
     OutputFile(const std::string& path, std::string what) : m_file(path), m_what(std::move(what)) {
         m_file.check(m_what);
     }
+
+    const std::string& path() const { return m_file.path(); }
 
     /// Writes `text`, flushes, closes and renames; throws std::runtime_error when any step fails.
     void write_and_close(const std::string& text) {
@@ -78,15 +82,20 @@ class OutputFiles {
 public:
     void open_stats(const std::string& path) { m_stats.push_back(std::make_unique<OutputFile>(path, "statistics")); }
     void open_summary(const std::string& path) { m_summaries.push_back(std::make_unique<OutputFile>(path, "summary")); }
+    /// A file written before the run (--out's config.json), reported with the others.
+    void add_written(const std::string& path) { m_written.push_back(path); }
+    /// The files written: add_written()'s, then write()'s statistics and summaries.
+    const std::vector<std::string>& written() const { return m_written; }
     /// Prints the summary and writes it and the statistics to every file
     /// opened. Every file is written even if one fails; returns the failures,
     /// one line each (empty: all written).
     std::string write(const std::string& summary_text, const nlohmann::json& stats) {
         std::cout << summary_text << std::flush;
         std::string failures;
-        const auto write_all = [&failures](std::vector<std::unique_ptr<OutputFile>>& files, const std::string& text) {
+        const auto write_all = [&](std::vector<std::unique_ptr<OutputFile>>& files, const std::string& text) {
             for (auto& f : files) try {
                     f->write_and_close(text);
+                    m_written.push_back(f->path());
                 } catch (const std::exception& e) {
                     failures += std::string(e.what()) + "\n";
                 }
@@ -99,7 +108,27 @@ public:
 
 private:
     std::vector<std::unique_ptr<OutputFile>> m_stats, m_summaries;
+    std::vector<std::string> m_written;
 };
+
+/// A trace run says on stderr which files it wrote, so that a user finds
+/// them, --gtkw's filter files included (the traces only when every one is
+/// complete: a failed one is reported instead).
+void report_written(const std::vector<std::string>& outputs, const syncron::TraceOptions& traces, bool traces_ok) {
+    if (!traces.any()) return;
+    std::vector<std::string> files = outputs;
+    if (traces_ok) {
+        if (!traces.vcd.empty()) files.push_back(syncron::VcdRecorder::file_base(traces.vcd) + ".vcd");
+        if (!traces.gtkw.empty() && !traces.vcd.empty())
+            for (const std::string& f : syncron::TraceSession::gtkw_files(traces.gtkw)) files.push_back(f);
+        if (!traces.db.empty()) files.push_back(traces.db);
+        if (!traces.json.empty()) files.push_back(traces.json);
+    }
+    if (files.empty()) return;
+    std::string line;
+    for (const std::string& f : files) line += (line.empty() ? "" : ", ") + syncron::excerpt(f, syncron::kQuotedMax);
+    std::cerr << "syncron-sim: wrote " << line << "\n";
+}
 
 /// Prints every line of `text` on stderr as the simulator's.
 void report(const std::string& text) {
@@ -178,6 +207,7 @@ int sc_main(int argc, char* argv[]) {
             make_out_dir(opt.out_dir);
             OutputFile(opt.out_dir + "/config.json", "configuration")
                 .write_and_close(to_json(opt.params).dump(2) + "\n");
+            files.add_written(opt.out_dir + "/config.json");
             files.open_stats(opt.out_dir + "/stats.json");
             files.open_summary(opt.out_dir + "/summary.txt");
         }
@@ -206,7 +236,9 @@ int sc_main(int argc, char* argv[]) {
     }
     const std::string failures = files.write(summary(r), r.stats);
     if (!r.ok) report(r.error);
-    if (r.stats.contains("trace_error")) report(r.stats["trace_error"].get<std::string>());
+    const bool traces_ok = !r.stats.contains("trace_error");
+    if (!traces_ok) report(r.stats["trace_error"].get<std::string>());
+    report_written(files.written(), opt.traces, traces_ok);
     return finish(r.ok ? 0 : 1, failures);
 }
 

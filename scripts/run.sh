@@ -4,5 +4,5 @@
 # syncron-sim (see build/sc_main/syncron-sim --help).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh
+scripts/build.sh --target syncron-sim # the simulator alone: the tests are built by scripts/test.sh
 exec build/sc_main/syncron-sim --stats build/stats.json "$@"

@@ -12,6 +12,7 @@
 #include "models/common/address_map.h"
 #include "models/common/input_file.h"
 #include "models/common/params_json.h"
+#include "models/common/spelling.h"
 #include "models/schemes/scheme_factory.h"
 #include "platforms/config/json_text.h"
 #include "platforms/workload_registry.h"
@@ -345,35 +346,9 @@ std::string join(const std::vector<std::string>& items, const char* sep = ", ") 
     return out;
 }
 
-// Levenshtein distance, for "did you mean" hints on misspelt keys.
-size_t distance(const std::string& a, const std::string& b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
-            const size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
-            diag = up;
-        }
-    }
-    return row[b.size()];
-}
-
-std::string suggestion(const std::string& word, const std::vector<std::string>& candidates) {
-    std::string best;
-    size_t best_d = 3; // farther than 2 edits is not a typo
-    for (const auto& c : candidates) {
-        const size_t d = distance(word, c);
-        if (d < best_d) best_d = d, best = c;
-    }
-    return best;
-}
-
 [[noreturn]] void unknown_section(const std::string& section) {
     std::string msg = "unknown configuration section " + quoted(section);
-    const std::string hint = suggestion(section, sections());
+    const std::string hint = closest_spelling(section, sections());
     if (!hint.empty()) msg += " (did you mean " + quoted(hint) + "?)";
     throw ConfigError(msg + "; valid sections: " + join(sections()));
 }
@@ -383,7 +358,7 @@ std::string suggestion(const std::string& word, const std::vector<std::string>& 
     std::vector<std::string> keys;
     for (const auto& f : fields())
         if (section == f.section) keys.push_back(f.key);
-    const std::string hint = suggestion(key, keys);
+    const std::string hint = closest_spelling(key, keys);
     if (!hint.empty()) msg += " (did you mean " + quoted(section + "." + hint) + "?)";
     throw ConfigError(msg);
 }

@@ -124,6 +124,37 @@ TEST_CASE("cli binary: a bad --set value names the key", "[cli][binary][errors]"
     CHECK_THAT(u.out, Catch::Contains("se.st_entriez"));
 }
 
+TEST_CASE("cli binary: a misspelt option gets the closest one, a bad flag value names the flag",
+          "[cli][binary][errors]") {
+    const Run r = sim("--worklaod lock");
+    CHECK(r.status == 2);
+    CHECK_THAT(r.out, Catch::Contains("unrecognised option '--worklaod' (did you mean '--workload'?)"));
+    const Run far = sim("--frobnicate 3");
+    CHECK(far.status == 2);
+    CHECK_THAT(far.out, Catch::Contains("'--frobnicate'") && !Catch::Contains("did you mean"));
+    const Run cores = sim("--cores 0");
+    CHECK(cores.status == 2);
+    CHECK_THAT(cores.out, Catch::Contains("option '--cores': 'platform.client_cores' must be in 1..2^16, got 0"));
+}
+
+TEST_CASE("cli binary: a trace run lists the files it wrote, --gtkw's filter files included", "[cli][binary][out]") {
+    const std::string base = tmp("wrote");
+    const Run r = sim("--ops 2 --vcd " + base + ".vcd --gtkw " + base + ".gtkw --stats " + base + ".json");
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    const std::vector<std::string> files = {base + ".json",      base + ".vcd",    base + ".gtkw",
+                                            base + "_state.txt", base + "_op.txt", base + "_owner.txt"};
+    std::string line = "syncron-sim: wrote ";
+    for (size_t i = 0; i < files.size(); ++i) line += (i ? ", " : "") + files[i];
+    CHECK_THAT(r.out, Catch::Contains(line + "\n"));
+    for (const std::string& f : files) {
+        CHECK(std::filesystem::exists(f));
+        std::remove(f.c_str());
+    }
+    // A run without traces prints its summary only.
+    CHECK_THAT(sim("--ops 2").out, !Catch::Contains("wrote"));
+}
+
 TEST_CASE("cli binary: a missing configuration file is named", "[cli][binary][errors]") {
     const Run r = sim("--config /nonexistent/preset.json");
     CHECK(r.status != 0);
@@ -203,7 +234,11 @@ TEST_CASE("cli binary: --out writes the run's folder with fixed names", "[cli][b
     CHECK(read_json(dir + "/config.json") == stats["config"]);
     CHECK(read_json(dir + "/config.json") ==
           nlohmann::json::parse(sim("--workload barrier --ops 3 --seed 5 --dump-config").out));
-    CHECK(slurp(dir + "/summary.txt") == r.out); // what was printed (stderr is quiet here)
+    // What was printed; stderr only lists the files written.
+    const std::string wrote = "syncron-sim: wrote " + dir + "/config.json, " + dir + "/stats.json, " + dir +
+                              "/summary.txt, " + dir + "/trace.vcd, " + dir + "/trace.db, " + dir + "/timeline.json\n";
+    REQUIRE_THAT(r.out, Catch::EndsWith(wrote));
+    CHECK(slurp(dir + "/summary.txt") == r.out.substr(0, r.out.size() - wrote.size()));
     CHECK_THAT(slurp(dir + "/trace.vcd"), Catch::Contains("$enddefinitions"));
     CHECK(nlohmann::json::parse(slurp(dir + "/timeline.json")).contains("traceEvents"));
     std::filesystem::remove_all(tmp("out_run"));
