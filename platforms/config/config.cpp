@@ -334,6 +334,10 @@ const std::vector<std::string>& sections() {
 // Keys a preset may carry besides the sections, for people rather than the model.
 bool is_annotation(const std::string& key) { return key == "name" || key == "summary" || key == "description"; }
 
+// "base": the preset (by name) or file (a path, relative to the naming file's
+// folder) a configuration is built on; its own keys replace the base's.
+constexpr const char* kBaseKey = "base";
+
 const Field* find_field(const std::string& section, const std::string& key) {
     for (const auto& f : fields())
         if (section == f.section && key == f.key) return &f;
@@ -423,6 +427,45 @@ fs::path resolve_preset(const std::string& name_or_path) {
         if (fs::is_regular_file(candidate, ec)) return candidate;
     }
     return {};
+}
+
+// `file`'s configuration over its bases: `chain` holds the files already on
+// the way (a base that leads back to one of them is a cycle).
+json load_with_bases(const fs::path& file, std::vector<fs::path>& chain) {
+    json cfg = parse_file(file);
+    if (!cfg.contains(kBaseKey)) return cfg;
+    const std::string source = "configuration file " + quoted(file.string());
+    const json& base_name = cfg.at(kBaseKey);
+    if (!base_name.is_string() || base_name.get<std::string>().empty())
+        throw ConfigError(source + ": 'base' must name a preset or a file, got " + json_kind(base_name));
+    const std::string name = base_name.get<std::string>();
+    // A path (a '/' or a .json name) is relative to this file's folder; a bare name is a preset.
+    const bool is_path = name.find('/') != std::string::npos || fs::path(name).extension() == ".json";
+    const fs::path base = !is_path                       ? resolve_preset(name)
+                          : fs::path(name).is_absolute() ? fs::path(name)
+                                                         : file.parent_path() / name;
+    std::error_code ec;
+    if (base.empty() || !fs::exists(base, ec))
+        throw ConfigError(source + ": its base " + quoted(name) + " is neither a preset (" + join(available_presets()) +
+                          ") nor a file");
+    const fs::path canonical = fs::weakly_canonical(base, ec);
+    for (const fs::path& seen : chain)
+        if (seen == canonical) throw ConfigError(source + ": its base " + quoted(name) + " leads back to itself");
+    if (chain.size() >= 8) throw ConfigError(source + ": more than 8 bases in a row");
+    chain.push_back(canonical);
+    json merged = load_with_bases(base, chain);
+    // The base's settings, then this file's: a key here replaces the base's,
+    // a section here adds to the base's; the notes (name, summary) are this file's.
+    for (const char* note : {"name", "summary", "description"}) merged.erase(note);
+    for (const auto& [section, body] : cfg.items()) {
+        if (section == kBaseKey) continue;
+        if (is_annotation(section) || !body.is_object() || !merged.contains(section) || !merged[section].is_object()) {
+            merged[section] = body; // check_keys reports a wrong kind, naming the section
+            continue;
+        }
+        for (const auto& [key, value] : body.items()) merged[section][key] = value;
+    }
+    return merged;
 }
 
 } // namespace
@@ -601,7 +644,9 @@ json load_preset_json(const std::string& name_or_path) {
         }
         throw ConfigError(msg);
     }
-    return parse_file(file);
+    std::error_code ec;
+    std::vector<fs::path> chain{fs::weakly_canonical(file, ec)};
+    return load_with_bases(file, chain);
 }
 
 SimParams load_preset(const std::string& name_or_path) {

@@ -17,6 +17,7 @@
 using namespace syncron;
 using nlohmann::json;
 using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -291,6 +292,39 @@ TEST_CASE("config: the memory presets load, differ where their technology does, 
         CHECK(msg.find("hbm2") != std::string::npos);
         for (const char* name : {"hmc4", "hbm4", "ddr4"}) CHECK(msg.find(name) != std::string::npos);
     }
+}
+
+TEST_CASE("config: a configuration built on a base replaces the base's keys and keeps the rest", "[config]") {
+    // The shipped hbm4 is hmc4 plus its memory and energy keys.
+    const json hbm = load_preset_json("hbm4");
+    CHECK_FALSE(hbm.contains("base"));
+    CHECK(hbm["name"] == "hbm4");
+    CHECK(hbm["memory"]["vaults_per_unit"] == 8);
+    CHECK(hbm["se"] == load_preset_json("hmc4")["se"]);
+    const fs::path dir = fs::temp_directory_path() / ("syncron_base_" + std::to_string(::getpid()));
+    fs::create_directories(dir / "sub");
+    const auto write = [](const fs::path& p, const std::string& text) { std::ofstream(p) << text; };
+    write(dir / "sub" / "small_st.json", R"({"name":"small ST","base":"hmc4","se":{"st_entries":8}})");
+    write(dir / "two.json", R"({"base":"sub/small_st.json","se":{"buffer_messages":4},"link":{"latency_ns":100}})");
+    const SimParams p = load_preset((dir / "two.json").string());
+    CHECK(p.se.st_entries == 8);                                                   // from its base
+    CHECK(p.se.buffer_messages == 4);                                              // its own
+    CHECK(p.link.latency_ns == 100.0);                                             // its own
+    CHECK(p.memory.vaults_per_unit == load_preset("hmc4").memory.vaults_per_unit); // the base's base
+    CHECK_FALSE(load_preset_json((dir / "two.json").string()).contains("name"));   // notes are not inherited
+    // Errors name the file and the base.
+    write(dir / "loop_a.json", R"({"base":"loop_b.json"})");
+    write(dir / "loop_b.json", R"({"base":"loop_a.json"})");
+    CHECK_THROWS_WITH(load_preset((dir / "loop_a.json").string()),
+                      Catch::Contains("loop_b.json") && Catch::Contains("leads back to itself"));
+    write(dir / "missing.json", R"({"base":"hmc5"})");
+    CHECK_THROWS_WITH(load_preset((dir / "missing.json").string()),
+                      Catch::Contains("missing.json") && Catch::Contains("its base 'hmc5' is neither a preset"));
+    write(dir / "number.json", R"({"base":4})");
+    CHECK_THROWS_WITH(load_preset((dir / "number.json").string()), Catch::Contains("'base' must name a preset"));
+    write(dir / "bad_key.json", R"({"base":"hmc4","se":{"st_entriez":8}})");
+    CHECK_THROWS_WITH(load_preset((dir / "bad_key.json").string()), Catch::Contains("did you mean 'se.st_entries'"));
+    fs::remove_all(dir);
 }
 
 TEST_CASE("config: --set parses ints, doubles, strings and bools", "[config]") {
