@@ -240,10 +240,18 @@ def check(cluster, work, local, run_out, cancelled):
     if not state.startswith("CANCELLED"):
         raise Failure(f"job {cancelled}: sacct says '{state}', expected CANCELLED (scancel came too late?)")
     # 2. Every point by a completed Slurm job, and only points.
-    jobs = {}
-    for line in cluster.run("sacct", "-n", "-P", "-X", "--format=JobIDRaw,JobName,State,Account").stdout.splitlines():
-        jid, name, st, account = line.split("|")
-        jobs[jid] = (name, st, account)
+    def accounted():
+        jobs = {}
+        out = cluster.run("sacct", "-n", "-P", "-X", "--format=JobIDRaw,JobName,State,Account").stdout
+        for line in out.splitlines():
+            jid, name, st, account = line.split("|")
+            jobs[jid] = (name, st, account)
+        return jobs
+    # The engine may have seen a job end through scontrol before accounting recorded it.
+    end = time.monotonic() + 30
+    while any(v[1] in ("PENDING", "RUNNING", "COMPLETING") for v in accounted().values()) and time.monotonic() < end:
+        time.sleep(0.5)
+    jobs = accounted()
     expected = sorted(os.path.basename(p) for p in glob.glob(os.path.join(local, "results", "points", "*.json")))
     if not expected:
         raise Failure("the local run wrote no points")
