@@ -1,30 +1,44 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project builds with, or says which to install.
-# With arguments: those packages instead (scripts/lint.sh: clang-format clang-tidy).
+#   scripts/deps.sh             what the build and the simulator need
+#   scripts/deps.sh --tests     that, and the services of ctest workflow_slurm (a private
+#                               single-node Slurm cluster, docs/sweeps.md): scripts/test.sh
+#   scripts/deps.sh PKG...      those packages instead (scripts/lint.sh: clang-format clang-tidy)
+# As root it installs what is missing; otherwise it prints the apt-get line and stops.
 set -euo pipefail
 packages=(g++ gcc make cmake pkg-config libsystemc-dev libboost-dev libboost-program-options-dev
           catch2 nlohmann-json3-dev libsqlite3-dev libmetis-dev python3 snakemake python3-matplotlib)
-# Only for ctest workflow_slurm (a private single-node Slurm cluster, docs/sweeps.md): installed
-# with the others when run as root; otherwise named, and the build goes on without them.
-testing=(slurmctld slurmd slurmdbd slurm-client munge mariadb-server)
-[ $# -gt 0 ] && { packages=("$@"); testing=(); }
+services=()
+if [ "${1:-}" = --tests ]; then
+  services=(slurmctld slurmd slurmdbd slurm-client munge mariadb-server)
+elif [ $# -gt 0 ]; then
+  packages=("$@")
+fi
 absent() {
   for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
   done
 }
-mapfile -t missing < <(absent "${packages[@]}")
-mapfile -t missing_testing < <(absent "${testing[@]}")
-[ ${#missing[@]} -eq 0 ] && [ ${#missing_testing[@]} -eq 0 ] && exit 0
-if [ "$(id -u)" -eq 0 ]; then
-  echo "Installing: ${missing[*]} ${missing_testing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" "${missing_testing[@]}"
-elif [ ${#missing[@]} -gt 0 ]; then
+mapfile -t missing < <(absent "${packages[@]}" "${services[@]}")
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
   echo "Missing Debian packages. Install them with:" >&2
-  echo "  sudo apt-get install ${missing[*]} ${missing_testing[*]}" >&2
+  echo "  sudo apt-get install ${missing[*]}" >&2
+  # Without the test services only ctest workflow_slurm fails: the rest goes on.
+  mapfile -t build_missing < <(absent "${packages[@]}")
+  [ ${#build_missing[@]} -eq 0 ] && { echo "(ctest workflow_slurm fails without them)" >&2; exit 0; }
   exit 1
-else
-  echo "Not installed (ctest workflow_slurm fails without them): sudo apt-get install ${missing_testing[*]}" >&2
 fi
+echo "Installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# The test starts its own Slurm and MariaDB under a temporary folder: the
+# packages must not start the system's daemons (a policy-rc.d that denies
+# every start, only for this install and only where none is set).
+policy=/usr/sbin/policy-rc.d
+own_policy=0
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy" && own_policy=1
+fi
+trap 'if [ $own_policy -eq 1 ]; then rm -f "$policy"; fi' EXIT
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
