@@ -522,8 +522,8 @@ def default_plot(points):
     x = (numeric or varying or params)[0]
     kind = "lines" if x in numeric or all(isinstance(q.get(x), (int, float)) for q in points) else "bars"
     rest = [p for p in varying if p != x]
-    return {"kind": kind, "x": x, "y": "throughput_ops_per_us", "series": "scheme" if "scheme" in params else None,
-            "panels": rest or None}
+    series = "scheme" if "scheme" in params and x != "scheme" else None  # only the scheme varies: bars of it
+    return {"kind": kind, "x": x, "y": "throughput_ops_per_us", "series": series, "panels": rest or None}
 
 
 def command(name, mode, sweep=None):

@@ -492,6 +492,8 @@ class Readable(unittest.TestCase):
         self.assertEqual(spec["x"], "se.cycles_per_message")
         self.assertEqual(spec["series"], "scheme")
         self.assertEqual(spec["panels"], ["workload", "se.st_entries", "seed"])
+        only = figures.default_plot([{"scheme": "syncron", "workload": "lock"}, {"scheme": "flat", "workload": "lock"}])
+        self.assertEqual((only["kind"], only["x"], only["series"], only["panels"]), ("bars", "scheme", None, None))
         fig = figures.render(stand_in_rows({"plot": spec}, pts), pts, spec, "example")
         try:
             data = [ax for ax in fig.axes if ax.axison]
