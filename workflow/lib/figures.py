@@ -222,8 +222,11 @@ def render(rows, points, spec, title):
         ax.set_ylabel(axis_label(s, "y"))
         ax.grid(True, axis="y", alpha=0.3)
         ax.tick_params(labelsize=TICK_SIZE)
-        if s.get("logy"):
+        if s.get("logy"):  # numbers written out (6, 10, 100), not 6×10⁰
+            from matplotlib.ticker import LogFormatter
             ax.set_yscale("log")
+            ax.yaxis.set_major_formatter(LogFormatter())
+            ax.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False))
         drawn.append(ax)
     spare = [axes[j // cols][j % cols] for j in range(n, nrows * cols)]
     for ax in spare:
