@@ -221,12 +221,15 @@ def render(rows, points, spec, title):
         ax.set_xlabel(axis_label(s, "x"))
         ax.set_ylabel(axis_label(s, "y"))
         ax.grid(True, axis="y", alpha=0.3)
-        ax.tick_params(labelsize=TICK_SIZE)
         if s.get("logy"):  # numbers written out (6, 10, 100), not 6×10⁰
             from matplotlib.ticker import LogFormatter
             ax.set_yscale("log")
             ax.yaxis.set_major_formatter(LogFormatter())
-            ax.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False))
+            ax.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 0.5)))
+            heights = [p.get_height() for p in ax.patches if p.get_height() > 0]
+            if heights and s.get("kind") == "bars":  # the shortest bar still shows (a log axis has no 0)
+                ax.set_ylim(bottom=min(heights) / 1.6)
+        ax.tick_params(which="both", labelsize=TICK_SIZE)
         drawn.append(ax)
     spare = [axes[j // cols][j % cols] for j in range(n, nrows * cols)]
     for ax in spare:
@@ -329,7 +332,8 @@ def ticks_fit(ax, xs, log):
 
 def tick_labels(ax, labels):
     """Category labels under the bars: level when they fit side by side, else slanted."""
-    slots = ax.get_window_extent().width / ax.figure.dpi / max(1, len(labels))  # inches per label
+    # inches per label: the panel's share of the figure's width less its axis labels (alike in every panel)
+    slots = ax.figure.get_figwidth() / ax.get_subplotspec().get_gridspec().ncols * 0.75 / max(1, len(labels))
     longest = max((max(len(line) for line in t.split("\n")) for t in labels), default=0)
     if longest * TICK_SIZE * 0.62 / 72 <= slots * 0.9:
         ax.set_xticklabels(labels, fontsize=TICK_SIZE)
