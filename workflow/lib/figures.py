@@ -8,13 +8,13 @@ The `plot` section of a sweep definition:
       x: interval                    # a parameter (the x axis, or the bar groups)
       y: throughput_ops_per_us       # a column of the CSV
       series: scheme                 # one line / bar colour per value
-      panels: workload               # optional: one subplot per value
+      panels: workload               # optional: one subplot per value ([a, b]: per combination)
       normalise: {scheme: central}   # divide by the row with these parameters (the others equal)
       invert: false                  # reference / value instead (a time -> a speedup)
       stack: [energy.cores, ...]     # kind stacked: the components, normalised by y of the reference
       logx: true                     # logy too
       where: {timing: lt}            # optional: plot and tabulate only these rows
-      ylabel: "speedup over Central"
+      ylabel: "speedup over Central"   # xlabel too; without, the column's name in words
       subplots:                      # instead of panels: one subplot per filter, each may override x, ...
         - {title: "(a)", where: {units: 1}, x: cores}
 
@@ -106,9 +106,22 @@ def ordered(values):
     return seen
 
 
+def panel_keys(spec):
+    """The parameters that split the plot into panels: `panels` is one name or a list of names."""
+    panels = spec.get("panels")
+    if not panels:
+        return []
+    return list(panels) if isinstance(panels, (list, tuple)) else [panels]
+
+
+def panel_title(keys, values):
+    """A panel's title names its parameters: `workload = lock`, `se.st_entries = 32, seed = 1`."""
+    return ", ".join(f"{k} = {canon(v)}" for k, v in zip(keys, values))
+
+
 def panels_of(rows, spec):
     """[(title, rows, spec)] of the subplots: `subplots` (each a filter `where` and overrides), or one per
-    value of `panels`, or one."""
+    value (or combination of values) of `panels`, or one."""
     if spec.get("subplots"):
         out = []
         for sub in spec["subplots"]:
@@ -117,14 +130,73 @@ def panels_of(rows, spec):
             s.update({k: v for k, v in sub.items() if k not in ("where", "title")})
             out.append((sub.get("title", ""), [r for r in rows if matches(r, sub.get("where"))], s))
         return out
-    panels = spec.get("panels")
-    if not panels:
+    keys = panel_keys(spec)
+    if not keys:
         return [(None, rows, spec)]
-    return [(str(v), [r for r in rows if r.get(panels) == v], spec) for v in ordered(r.get(panels) for r in rows)]
+    combos = ordered(tuple(r.get(k) for k in keys) for r in rows)
+    if len(keys) == 1:  # numbers sorted
+        combos = [(v,) for v in ordered(r.get(keys[0]) for r in rows)]
+    return [(panel_title(keys, c), [r for r in rows if tuple(r.get(k) for k in keys) == c], spec) for c in combos]
 
 
-def plot(rows, points, spec, title, path):
-    """Draws the figure into `path` (PNG)."""
+# Axis labels of the statistics a sweep plots most, for a plot that names none (`ylabel`, `xlabel`).
+LABELS = {
+    "throughput_ops_per_us": "throughput (operations per µs)",
+    "simulated_ns": "simulated time (ns)",
+    "energy.total": "energy (total)",
+    "data_movement.total": "bytes moved (total)",
+    "link.latency_ns": "link transfer latency (ns)",
+}
+
+
+def axis_label(spec, axis):
+    """The label of `axis` (x or y): the spec's own, else the statistic's name in words; a normalised y
+    says what it is relative to."""
+    if spec.get(axis + "label"):
+        return spec[axis + "label"]
+    column = spec.get(axis, "")
+    label = LABELS.get(column, column)
+    ref = spec.get("normalise")
+    if axis == "y" and ref:  # a ratio: no unit
+        label = label.split(" (")[0]
+        against = ", ".join(f"{k} = {canon(v)}" for k, v in ref.items())
+        label = f"{label} of {against} over each's" if spec.get("invert") else f"{label} over {against}'s"
+    return label
+
+
+TITLE_SIZE = 12
+PANEL_TITLE_SIZE = 10
+TICK_SIZE = 9
+
+
+def wrap_to_width(fig, text, fontsize, width, make):
+    """`make(wrapped)` with the text wrapped at spaces until it is at most `width` pixels wide on the
+    figure's renderer (deterministic: the same text and size always wrap alike)."""
+    import textwrap
+    renderer = fig.canvas.get_renderer()
+    chars = len(text)
+    while True:
+        wrapped = "\n".join(textwrap.wrap(text, max(chars, 12), break_long_words=False)) or text
+        artist = make(wrapped)
+        if artist.get_window_extent(renderer).width <= width or chars <= 12:
+            return artist
+        chars = int(chars * 0.9)
+
+
+def legend_handles(axes):
+    """The distinct (handle, label) pairs over every panel, in first-seen order."""
+    seen = {}
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(lab, h)
+    return list(seen.values()), list(seen)
+
+
+def render(rows, points, spec, title):
+    """The figure (a matplotlib Figure) of `rows` as `spec` asks; `plot` saves it.
+
+    Every panel's axes are labelled; one legend serves every panel, in a free cell of the grid or to the
+    right of the first row, never over the data; the title is wrapped to the figure's width."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -134,31 +206,75 @@ def plot(rows, points, spec, title, path):
     n = len(subs)
     cols = min(n, 4)
     nrows = (n + cols - 1) // cols
-    fig, axes = plt.subplots(nrows, cols, figsize=(4.2 * cols, 3.4 * nrows), squeeze=False)
+    width = max(4.6 * cols, 7.5)
+    fig, axes = plt.subplots(nrows, cols, figsize=(width, 3.6 * nrows), squeeze=False)
+    drawn = []
+    series = [s.get("series") for _, _, s in subs]
+    colours = {v: f"C{k}" for k, v in enumerate(ordered(r.get(series[i]) for i, (_, mine, _) in enumerate(subs)
+                                                        if series[i] for r in mine))}
     for i, (name, mine, s) in enumerate(subs):
         ax = axes[i // cols][i % cols]
-        draw(ax, mine, rows, params, s)
+        draw(ax, mine, rows, params, s, colours)
         if name:
-            ax.set_title(name, fontsize=10)
-        ax.set_xlabel(s.get("xlabel", s["x"]))
-        ax.set_ylabel(s.get("ylabel", s.get("y", "")))
+            wrap_to_width(fig, name, PANEL_TITLE_SIZE, ax.get_window_extent().width * 1.1,
+                          lambda t, ax=ax: ax.set_title(t, fontsize=PANEL_TITLE_SIZE))
+        ax.set_xlabel(axis_label(s, "x"))
+        ax.set_ylabel(axis_label(s, "y"))
         ax.grid(True, axis="y", alpha=0.3)
-        if s.get("logy"):
+        if s.get("logy"):  # numbers written out (6, 10, 100), not 6×10⁰
+            from matplotlib.ticker import LogFormatter
             ax.set_yscale("log")
-        if i == 0 and s.get("kind", "lines") != "stacked" and s.get("series"):
-            ax.legend(fontsize=7)
-        if s.get("kind") == "stacked" and i == n - 1:
-            ax.legend(fontsize=6, loc="upper right")
-    for j in range(n, nrows * cols):
-        axes[j // cols][j % cols].axis("off")
-    fig.suptitle(title, fontsize=11)
+            ax.yaxis.set_major_formatter(LogFormatter())
+            ax.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 0.5)))
+            heights = [p.get_height() for p in ax.patches if p.get_height() > 0]
+            if heights and s.get("kind") == "bars":  # the shortest bar still shows (a log axis has no 0)
+                ax.set_ylim(bottom=min(heights) / 1.6)
+        ax.tick_params(which="both", labelsize=TICK_SIZE)
+        drawn.append(ax)
+    spare = [axes[j // cols][j % cols] for j in range(n, nrows * cols)]
+    for ax in spare:
+        ax.axis("off")
+    handles, labels = legend_handles(drawn)
+    if len(labels) > 1 or (labels and spec.get("kind") == "stacked"):
+        legend_title = None if spec.get("kind") == "stacked" else spec.get("series")
+        if spare:  # the first free cell of the grid
+            spare[0].legend(handles, labels, loc="center", fontsize=9, title=legend_title, title_fontsize=9)
+        else:  # right of the first row's last panel (the layout makes room for it)
+            axes[0][cols - 1].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9,
+                                     title=legend_title, title_fontsize=9, borderaxespad=0)
+    fig_px = fig.get_figwidth() * fig.dpi
+    wrap_to_width(fig, title, TITLE_SIZE, 0.96 * fig_px, lambda t: fig.suptitle(t, fontsize=TITLE_SIZE))
     fig.tight_layout()
+    return fig
+
+
+def plot(rows, points, spec, title, path):
+    """Draws the figure into `path` (PNG)."""
+    import matplotlib.pyplot as plt
+    fig = render(rows, points, spec, title)
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
 
-def draw(ax, rows, all_rows, params, spec):
-    """One subplot of `rows`; normalisation looks up its reference rows among `all_rows`."""
+def collisions(rows, spec, keys):
+    """The parameters in which rows drawn at one place (same `keys` values) differ: a plot that would
+    merge them must split them (panels, series) or choose among them (where)."""
+    groups = {}
+    for r in rows:
+        groups.setdefault(tuple(canon(r.get(k)) for k in keys), []).append(r)
+    differ = []
+    for group in groups.values():
+        if len(group) > 1:
+            for k in group[0]:
+                if k not in differ and len({canon(g.get(k)) for g in group}) > 1:
+                    differ.append(k)
+    return differ
+
+
+def draw(ax, rows, all_rows, params, spec, colours=None):
+    """One subplot of `rows`; normalisation looks up its reference rows among `all_rows`; `colours` maps
+    a series' value to its colour (the same in every panel)."""
+    colours = colours or {}
     kind = spec.get("kind", "lines")
     x, series = spec["x"], spec.get("series")
     if kind == "stacked":
@@ -166,15 +282,27 @@ def draw(ax, rows, all_rows, params, spec):
         return
     if kind not in ("lines", "bars"):
         raise FigureError(f"plot.kind: unknown '{kind}' (known: lines, bars, stacked)")
+    merged = [p for p in collisions(rows, spec, [x] + ([series] if series else [])) if p in params]
+    if merged:
+        raise FigureError(f"plot: rows that differ in {', '.join(merged)} would be drawn at one point; "
+                          "split them with panels or series, or choose with where")
     mine = {id(r) for r in rows}
     values = [(r, v) for r, v in normalised(all_rows, params, spec) if id(r) in mine]
     ss = ordered(r.get(series) for r in rows) if series else [None]
     if kind == "lines":
         for s in ss:
             pts = sorted((r[x], v) for r, v in values if series is None or r.get(series) == s)
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, label=str(s))
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, label=str(s), color=colours.get(s))
+        xs = ordered(r[x] for r in rows)
         if spec.get("logx"):
             ax.set_xscale("log")
+        if len(xs) <= (10 if spec.get("logx") else 8) and ticks_fit(ax, xs, bool(spec.get("logx"))):
+            # a tick at each value the sweep ran, written out (not 2×10¹)
+            from matplotlib.ticker import NullFormatter, NullLocator
+            ax.xaxis.set_minor_locator(NullLocator())
+            ax.xaxis.set_minor_formatter(NullFormatter())
+            ax.set_xticks(xs)
+            ax.set_xticklabels([canon(v) for v in xs])
         return
     groups = ordered(r.get(x) for r in rows)
     width = 0.8 / len(ss)
@@ -183,9 +311,34 @@ def draw(ax, rows, all_rows, params, spec):
         for g in groups:
             v = [v for r, v in values if r.get(x) == g and (series is None or r.get(series) == s)]
             hs.append(v[0] if v else 0.0)
-        ax.bar([k + j * width for k in range(len(groups))], hs, width, label=str(s))
+        ax.bar([k + j * width for k in range(len(groups))], hs, width, label=str(s), color=colours.get(s))
     ax.set_xticks([k + 0.4 - width / 2 for k in range(len(groups))])
-    ax.set_xticklabels([str(g) for g in groups], rotation=30, ha="right", fontsize=8)
+    tick_labels(ax, [str(g) for g in groups])
+
+
+def ticks_fit(ax, xs, log):
+    """Whether a level label at each of the numbers `xs` fits between its neighbours on `ax`'s x axis."""
+    if len(xs) < 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xs):
+        return False
+    if log and min(xs) <= 0:
+        return False
+    at = [math.log(v) for v in xs] if log else list(xs)
+    span = (at[-1] - at[0]) or 1.0
+    inches = ax.get_window_extent().width / ax.figure.dpi * 0.8  # the data span, after the layout's margins
+    width = [len(canon(v)) * TICK_SIZE * 0.62 / 72 for v in xs]  # a label's width in inches
+    return all((b - a) / span * inches >= (wa + wb) / 2 * 1.3
+               for a, b, wa, wb in zip(at, at[1:], width, width[1:]))
+
+
+def tick_labels(ax, labels):
+    """Category labels under the bars: level when they fit side by side, else slanted."""
+    # inches per label: the panel's share of the figure's width less its axis labels (alike in every panel)
+    slots = ax.figure.get_figwidth() / ax.get_subplotspec().get_gridspec().ncols * 0.75 / max(1, len(labels))
+    longest = max((max(len(line) for line in t.split("\n")) for t in labels), default=0)
+    if longest * TICK_SIZE * 0.62 / 72 <= slots * 0.9:
+        ax.set_xticklabels(labels, fontsize=TICK_SIZE)
+    else:
+        ax.set_xticklabels(labels, rotation=30, ha="right", rotation_mode="anchor", fontsize=TICK_SIZE)
 
 
 def part_label(part, y):
@@ -220,9 +373,11 @@ def stacked(ax, rows, all_rows, params, spec):
         hs = [(r.get(part) or 0.0) / t if t else 0.0 for r, t in zip(rows, totals)]
         ax.bar(range(len(rows)), hs, bottom=bottoms, label=part_label(part, spec["y"]), color=f"C{k}")
         bottoms = [b + h for b, h in zip(bottoms, hs)]
+    # The tallest stack sets the top (bars stacked on their parts' bottoms can end past the autoscaled one).
+    ax.set_ylim(0, max(bottoms + [0.0]) * 1.08 or 1.0)
     labels = [f"{r.get(x)}\n{r.get(series)}" if series else str(r.get(x)) for r in rows]
     ax.set_xticks(range(len(rows)))
-    ax.set_xticklabels(labels, rotation=90, fontsize=6)
+    tick_labels(ax, labels)
 
 
 def fmt(v):
@@ -252,13 +407,13 @@ def table(rows, points, spec, table_spec=None):
         return "\n".join(lines)
     if spec.get("kind") == "stacked":
         return stacked_table(rows, params, spec)
-    x, series, panels = spec["x"], spec.get("series"), spec.get("panels")
+    x, series = spec["x"], spec.get("series")
     values = normalised(rows, params, spec)
     if spec.get("where"):
         values = [(r, v) for r, v in values if matches(r, spec["where"])]
         rows = [r for r, _ in values]
     ss = ordered(r.get(series) for r in rows) if series else [None]
-    keys = ([panels] if panels else []) + [x]
+    keys = panel_keys(spec) + [x]
     others = [p for p in params if p not in keys and p != series and len(ordered(r.get(p) for r in rows)) > 1]
     keys += others
     lines = ["| " + " | ".join(keys + [str(s) for s in ss]) + " |", "|" + "---|" * len(keys) + "---:|" * len(ss)]
@@ -282,12 +437,12 @@ def table(rows, points, spec, table_spec=None):
 def stacked_table(rows, params, spec):
     """A row per bar: each component and the total over the reference's total, and the total itself."""
     mine = [r for r in rows if matches(r, spec.get("where"))]
-    first_key = spec.get("panels") or spec["x"]
+    first_key = (panel_keys(spec) or [spec["x"]])[0]
     first = ordered(r.get(first_key) for r in mine)
     mine.sort(key=lambda r: first.index(r.get(first_key)))  # grouped by panel, in definition order
     totals = reference_totals(mine, rows, params, spec)
     rows = mine
-    keys = [k for k in ([spec.get("panels")] if spec.get("panels") else []) + [spec["x"]] if k]
+    keys = [k for k in panel_keys(spec) + [spec["x"]] if k]
     keys += [p for p in params if p not in keys and len(ordered(r.get(p) for r in rows)) > 1]
     parts = spec.get("stack") or []
     y = spec["y"]
@@ -363,12 +518,36 @@ def claims_table(rows, points, claims):
     return "\n".join(lines)
 
 
-def markdown(name, spec, mode, rows, points, png):
-    """The figure's Markdown section (heading, setting, plot, claims, data)."""
+def default_plot(points):
+    """The plot of a sweep without a plot section: throughput against its first varying parameter with
+    numeric values (else its first varying parameter: bars), one line per scheme, one panel per combination
+    of the other varying parameters; nothing is merged."""
+    params = params_of(points)
+    varying = [p for p in params if len({canon(q.get(p)) for q in points}) > 1 and p != "scheme"]
+    numeric = [p for p in varying if all(isinstance(q.get(p), (int, float)) and not isinstance(q.get(p), bool)
+                                         for q in points)]
+    x = (numeric or varying or params)[0]
+    kind = "lines" if x in numeric or all(isinstance(q.get(x), (int, float)) for q in points) else "bars"
+    rest = [p for p in varying if p != x]
+    series = "scheme" if "scheme" in params and x != "scheme" else None  # only the scheme varies: bars of it
+    return {"kind": kind, "x": x, "y": "throughput_ops_per_us", "series": series, "panels": rest or None}
+
+
+def command(name, mode, sweep=None):
+    """The command that makes `name`: a figure's own target, or `sweep` with the sweep file as given."""
+    if sweep is not None:
+        import shlex
+        return f"snakemake --cores 2 sweep --config sweep={shlex.quote(str(sweep))} mode={mode}"
+    return f"snakemake --cores 2 {name} --config mode={mode}"
+
+
+def markdown(name, spec, mode, rows, points, png, sweep=None):
+    """The figure's Markdown section (heading, setting, the command that made it, plot, claims, data);
+    `sweep` is the sweep file as given on the command line, for a sweep."""
     out = [f"### {spec.get('title', name)}", ""]
     if spec.get("setting"):
         out += [spec["setting"].strip(), ""]
-    out += [f"`snakemake --cores 2 {name} --config mode={mode}` ({len(points)} points, mode {mode}).", ""]
+    out += [f"`{command(name, mode, sweep)}` ({len(points)} points, mode {mode}).", ""]
     if png:
         out += [f"![{name}]({png})", ""]
     if spec.get("claims"):

@@ -4,6 +4,7 @@ the plots and tables, the claims, and the splicing into docs/results.md.
     python3 -m unittest discover -s workflow/tests     (Debian's python3: yaml, matplotlib)
 """
 import concurrent.futures
+import hashlib
 import os
 import shutil
 import subprocess
@@ -240,6 +241,10 @@ class SweepChecks(unittest.TestCase):
                 self.assertIn(f"Checking 2 points of {sweep}", out)
                 with open(os.path.join(d, "work", "results", "sweep_my-own.sweep", "sweep_my-own.sweep.csv")) as f:
                     self.assertEqual(len(f.read().splitlines()), 1 + 2)
+                # its Markdown gives the command that made it (the sweep's own target, the file as given)
+                with open(os.path.join(d, "work", "results", "sweep_my-own.sweep", "sweep_my-own.sweep.md")) as f:
+                    self.assertIn(f"`snakemake --cores 2 sweep --config sweep={sweep} mode=quick` (2 points",
+                                  f.read())
             bad = write(d, "my sweep.yaml", "common:\n  workload: [lock]\n")
             code, out = snakemake(os.path.join(d, "work"), bad, sim=os.path.join(d, "none", "sim"))
             self.assertNotEqual(code, 0)
@@ -381,6 +386,151 @@ class Figures(unittest.TestCase):
         with self.assertRaises(figures.FigureError):
             figures.claim_value(ROWS, POINTS, {"paper": "none", "y": "throughput_ops_per_us",
                                                "where": {"interval": 7}})
+
+
+def stand_in_rows(spec, points):
+    """Rows for `points` without the simulator: every column the definition plots, tabulates or claims, a
+    positive number that depends on the point (Ideal far above the others, as in the paper's Figure 10)."""
+    plot = spec.get("plot") or figures.default_plot(points)
+    columns = set()
+    for s in [plot] + list(plot.get("subplots") or []):
+        columns.update([s["y"]] if s.get("y") else [])
+        columns.update(s.get("stack") or [])
+    columns.update(c["y"] for c in spec.get("claims") or [] if c.get("y"))
+    columns.update((spec.get("table") or {}).get("columns") or [])
+    scale = {"central": 1.0, "hier": 5.0, "syncron": 8.0, "ideal": 800.0}
+    rows = []
+    for p in points:
+        h = int(hashlib.sha1(sweeps.point_id(p).encode()).hexdigest()[:6], 16)
+        v = (1 + h % 97 / 10) * scale.get(p.get("scheme"), 2.0)
+        rows.append(dict(p, **{c: v * (k + 1) for k, c in enumerate(sorted(columns))}))
+    return rows
+
+
+def overlap(a, b):
+    """Whether two display boxes overlap by more than a pixel each way."""
+    return min(a.x1, b.x1) - max(a.x0, b.x0) > 1 and min(a.y1, b.y1) - max(a.y0, b.y0) > 1
+
+
+class Readable(unittest.TestCase):
+    """Every plot the workflow draws, rendered from stand-in rows (no simulator), read as a reader would:
+    the title and every label inside the figure, every panel's axes labelled, no legend over the data, no
+    bar past its axis, no two tick labels or panel titles on top of each other."""
+
+    def check(self, fig, where):
+        fig.canvas.draw()
+        r = fig.canvas.get_renderer()
+        page = fig.bbox
+        inside = lambda b: (b.x0 >= page.x0 - 1 and b.x1 <= page.x1 + 1 and b.y0 >= page.y0 - 1
+                            and b.y1 <= page.y1 + 1)
+        title = fig._suptitle
+        self.assertTrue(title is not None and title.get_text().strip(), f"{where}: no title")
+        self.assertTrue(inside(title.get_window_extent(r)), f"{where}: the title runs past the figure "
+                                                            f"({title.get_window_extent(r)} in {page})")
+        data = [ax for ax in fig.axes if ax.axison]
+        self.assertTrue(data, f"{where}: no panel")
+        legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+        for ax in data:
+            name = f"{where}, panel '{ax.get_title()}'"
+            self.assertTrue(ax.get_xlabel().strip(), f"{name}: x axis without a label")
+            self.assertTrue(ax.get_ylabel().strip(), f"{name}: y axis without a label")
+            self.assertTrue(inside(ax.get_tightbbox(r)), f"{name}: a label or tick runs past the figure")
+            for legend in legends:
+                self.assertFalse(overlap(legend.get_window_extent(r), ax.bbox), f"{name}: the legend covers it")
+            top = ax.get_ylim()[1]
+            for bar in ax.patches:
+                self.assertLessEqual(bar.get_y() + bar.get_height(), top * (1 + 1e-9), f"{name}: a bar is cut")
+            # level labels (slanted ones have overlapping boxes by design)
+            ticks = [t.get_window_extent(r) for t in ax.get_xticklabels()
+                     if t.get_visible() and t.get_text() and not t.get_rotation()]
+            ticks = [b for b in ticks if ax.bbox.x0 - 40 <= (b.x0 + b.x1) / 2 <= ax.bbox.x1 + 40]
+            for i, a in enumerate(ticks):
+                for b in ticks[i + 1:]:
+                    self.assertFalse(overlap(a, b), f"{name}: two x tick labels overlap")
+        titles = [ax.title.get_window_extent(r) for ax in data if ax.get_title()]
+        for i, a in enumerate(titles):
+            self.assertTrue(inside(a), f"{where}: a panel title runs past the figure")
+            for b in titles[i + 1:]:
+                self.assertFalse(overlap(a, b), f"{where}: two panel titles overlap")
+
+    def test_every_shipped_definition_draws_a_readable_figure(self):
+        import matplotlib.pyplot as plt
+        for name, path in every_definition():
+            spec = sweeps.load(path)
+            for mode in sweeps.MODES:
+                points = sweeps.points(spec, mode)
+                fig = figures.render(stand_in_rows(spec, points), points,
+                                     spec.get("plot") or figures.default_plot(points), spec.get("title", name))
+                try:
+                    self.check(fig, f"{name} ({mode})")
+                finally:
+                    plt.close(fig)
+
+    def test_a_long_title_wraps_and_a_single_panel_is_wide_enough(self):
+        import matplotlib.pyplot as plt
+        spec = {"kind": "bars", "x": "workload", "y": "throughput_ops_per_us", "series": "scheme",
+                "normalise": {"scheme": "central"}, "where": {"interval": 200}}
+        title = "Figure 99: " + "a title far longer than one line of the figure can hold, " * 3
+        fig = figures.render(ROWS, POINTS, spec, title)
+        try:
+            self.check(fig, "long title")
+            self.assertGreater(fig._suptitle.get_text().count("\n"), 0)
+            self.assertEqual(fig._suptitle.get_text().replace("\n", " "), title.strip())
+            self.assertGreaterEqual(fig.get_figwidth(), 7)
+        finally:
+            plt.close(fig)
+
+    def test_figure_10_has_a_log_axis_for_ideal_hundreds_of_times_central(self):
+        spec = sweeps.load(os.path.join(FIGURE_DIR, "fig10.yaml"))
+        self.assertTrue(spec["plot"].get("logy"))
+
+    def test_panels_name_their_parameter_and_the_y_axis_says_what_it_is(self):
+        import matplotlib.pyplot as plt
+        pts = sweeps.points(sweeps.load(os.path.join(HERE, "..", "sweeps", "example.yaml")), "quick")
+        spec = figures.default_plot(pts)
+        # every swept dimension is drawn: x, the series, or a panel (nothing merged)
+        self.assertEqual(spec["x"], "se.cycles_per_message")
+        self.assertEqual(spec["series"], "scheme")
+        self.assertEqual(spec["panels"], ["workload", "se.st_entries", "seed"])
+        only = figures.default_plot([{"scheme": "syncron", "workload": "lock"}, {"scheme": "flat", "workload": "lock"}])
+        self.assertEqual((only["kind"], only["x"], only["series"], only["panels"]), ("bars", "scheme", None, None))
+        fig = figures.render(stand_in_rows({"plot": spec}, pts), pts, spec, "example")
+        try:
+            data = [ax for ax in fig.axes if ax.axison]
+            self.assertEqual(len(data), 2 * 2 * 2)
+            self.assertEqual(data[0].get_title().replace("\n", " "),
+                             "workload = hash_table, se.st_entries = 32, seed = 1")
+            self.assertEqual(data[0].get_ylabel(), "throughput (operations per µs)")
+            self.assertEqual(data[0].get_xlabel(), "se.cycles_per_message")
+        finally:
+            plt.close(fig)
+        fig = figures.render(ROWS, POINTS, {"kind": "lines", "x": "interval", "y": "throughput_ops_per_us",
+                                            "series": "scheme", "normalise": {"scheme": "central"},
+                                            "panels": "workload"}, "t")
+        try:
+            self.assertEqual(fig.axes[0].get_title(), "workload = lock")
+            self.assertEqual(fig.axes[0].get_ylabel(), "throughput over scheme = central's")
+        finally:
+            plt.close(fig)
+
+    def test_two_dimensions_drawn_at_one_point_are_refused_not_merged(self):
+        with self.assertRaises(figures.FigureError) as e:
+            figures.render(ROWS, POINTS, {"kind": "lines", "x": "interval", "y": "throughput_ops_per_us",
+                                          "series": "scheme"}, "t")
+        self.assertIn("differ in workload", str(e.exception))
+
+    def test_a_sweep_prints_the_command_that_made_it(self):
+        text = figures.markdown("sweep_example", {"plot": self.PLOT}, "quick", ROWS, POINTS, None,
+                                sweep="workflow/sweeps/example.yaml")
+        self.assertIn("`snakemake --cores 2 sweep --config sweep=workflow/sweeps/example.yaml mode=quick` "
+                      f"({len(POINTS)} points, mode quick).", text)
+        self.assertIn("sweep='my sweeps/a.yaml' mode=full`",
+                      figures.markdown("sweep_a", {"plot": self.PLOT}, "full", ROWS, POINTS, None,
+                                       sweep="my sweeps/a.yaml"))
+        self.assertIn("`snakemake --cores 2 fig10 --config mode=full`",
+                      figures.markdown("fig10", {"plot": self.PLOT}, "full", ROWS, POINTS, None))
+
+    PLOT = Figures.PLOT
 
 
 class Splice(unittest.TestCase):
