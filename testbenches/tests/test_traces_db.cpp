@@ -166,7 +166,7 @@ std::map<std::string, std::string> cookbook() {
 
 // ASan keeps freed blocks in quarantine, so the process's RSS grows with
 // every allocation there; the RSS bound is checked only without it.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(SYNCRON_ADDRESS_SANITIZER)
 constexpr bool kRssIsMeaningful = false;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
