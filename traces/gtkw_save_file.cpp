@@ -15,6 +15,7 @@ namespace {
 // GTKWave trace flags (its save-file "@<hex>" lines).
 constexpr unsigned kHex = 0x2, kDec = 0x4, kBin = 0x8, kRight = 0x20, kBlank = 0x200, kSigned = 0x400;
 constexpr unsigned kFileFilter = 0x2000, kGroupBegin = 0x800000, kGroupEnd = 0x1000000;
+constexpr unsigned kCollapsed = 0x1000, kClosed = 0x400000; // a group shown closed (GTKWave's TR_CLOSED)
 
 const char* state_name(CoreActivity a) {
     switch (a) {
@@ -77,6 +78,25 @@ Row classify(const std::string& name) {
     return r;
 }
 
+bool ends(const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+/// Where a group goes: what a user opens the file for first (the traced
+/// variables, then the SEs), the per-unit cores and vaults last but one.
+int group_rank(const std::string& group) {
+    if (starts(group, "variable ")) return 0;
+    if (starts(group, "SE ")) return 1;
+    if (ends(group, " cores")) return 2;
+    if (group == "links") return 3;
+    if (group == "AT queues") return 4;
+    if (ends(group, " vaults")) return 5;
+    return 6;
+}
+
+/// The per-unit cores and vaults (16 and 32 rows a unit on hmc4).
+bool is_bulk(const std::string& group) { return ends(group, " cores") || ends(group, " vaults"); }
+
 } // namespace
 
 std::string gtkw_state_filter() {
@@ -129,6 +149,11 @@ std::string gtkw_save_file(const std::vector<TracedSignal>& signals, uint64_t en
         if (it == groups.end()) it = groups.insert(groups.end(), {r.group, {}});
         it->second.emplace_back(std::move(r), &s);
     }
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const auto& a, const auto& b) { return group_rank(a.first) < group_rank(b.first); });
+    // Beside other groups, the cores and vaults open closed: the rows a user
+    // looks at first stay on the first screen (a click opens a group).
+    const bool close_bulk = std::any_of(groups.begin(), groups.end(), [](const auto& g) { return !is_bulk(g.first); });
     std::ostringstream out;
     char zoom[64];
     std::snprintf(zoom, sizeof zoom, "*%.6f -1", gtkw_zoom_full(end));
@@ -149,7 +174,8 @@ std::string gtkw_save_file(const std::vector<TracedSignal>& signals, uint64_t en
         out << buf;
     };
     for (const auto& [group, rows] : groups) {
-        set_flags(kGroupBegin | kBlank);
+        const bool closed = close_bulk && is_bulk(group);
+        set_flags(kGroupBegin | kBlank | (closed ? kClosed : 0u));
         out << "-" << group << "\n";
         for (const auto& [row, sig] : rows) {
             const std::string* filter = nullptr;
@@ -171,7 +197,7 @@ std::string gtkw_save_file(const std::vector<TracedSignal>& signals, uint64_t en
             if (f & kFileFilter) out << "^1 " << *filter << "\n";
             out << "+{" << row.label << "} " << gtkw_signal_name(*sig) << "\n";
         }
-        set_flags(kGroupEnd | kBlank);
+        set_flags(kGroupEnd | kBlank | (closed ? kClosed | kCollapsed : 0u));
         out << "-" << group << "\n";
     }
     return out.str();

@@ -5,8 +5,10 @@
 // traces/*.txt filter files are checked against these functions.
 //
 // A save file opens zoomed to the whole run (GTKWave's "Zoom Full" factor for
-// the run's end time), one group per SE / unit's cores / traced variable /
-// links / vaults, every row labelled by unit, core or variable, and the core
+// the run's end time), one group per traced variable / SE / unit's cores /
+// links / AT queues / unit's vaults in that order (the cores and vaults
+// closed when other groups are there), every row labelled by unit, core or
+// variable, and the core
 // state, the operation and the lock owner shown by name through translate
 // filter files (a value in decimal, then its name, one per line).
 #include <cstdint>

@@ -190,6 +190,17 @@ TEST_CASE("traces: gtkw: --gtkw writes a save file for exactly the run's signals
           std::string::npos);
     CHECK(text.find("+{u1.server state} SystemC.unit1.server.state[1:0]") != std::string::npos);
     CHECK(text.find("-AT queues") != std::string::npos);
+    // What a user opens it for first: the traced variable, then the SEs; the
+    // per-unit cores and vaults follow, closed (GTKWave's closed-group flags).
+    const size_t var = text.find("-variable 0x14040"), se = text.find("-SE 0"), cores = text.find("-unit 0 cores");
+    REQUIRE(var != std::string::npos);
+    REQUIRE(se != std::string::npos);
+    REQUIRE(cores != std::string::npos);
+    CHECK(var < se);
+    CHECK(se < cores);
+    CHECK(text.find("@c00200\n-unit 0 cores\n") != std::string::npos);
+    CHECK(text.find("@1401200\n-unit 0 vaults\n") != std::string::npos);
+    CHECK(text.find("@800200\n-variable 0x14040\n") != std::string::npos); // open
     // Zoomed to the whole run.
     CHECK(f.zoom == Approx(gtkw_zoom_full(v.last_time)).margin(0.05));
     CHECK(f.zoom < -10);
