@@ -28,9 +28,11 @@ std::string gtkw_op_filter();
 /// IDs of each unit (the last one named "server" when `servers[se]`).
 std::string gtkw_owner_filter(const std::vector<unsigned>& ids_per_unit, const std::vector<bool>& servers = {});
 
-/// Width of the wave pane the zoom is computed for: the save file asks for a
-/// 1400-pixel window with a 300-pixel signal pane.
-inline constexpr unsigned kGtkwWavePixels = 1000;
+/// Width of the wave pane the zoom is computed for. The save file asks for a
+/// 1400-pixel window with a 300-pixel signal pane; GTKWave 3.3 (Debian 12)
+/// also shows its signal-tree pane, which leaves about 790 pixels of waves
+/// (measured on a screenshot of that window): 760 keeps the run's end inside.
+inline constexpr unsigned kGtkwWavePixels = 760;
 /// GTKWave's zoom factor that shows [0, end] (VCD time units) in a wave pane
 /// `width_px` wide: what its Zoom Full computes (zoom base 2).
 double gtkw_zoom_full(uint64_t end, unsigned width_px = kGtkwWavePixels);
