@@ -162,7 +162,7 @@ TEST_CASE("traces: gtkw: filter files come from the recorder's tables", "[traces
 TEST_CASE("traces: gtkw: the zoom is GTKWave's Zoom Full for the run", "[traces][gtkw]") {
     // Zoom Full: -log2((last - first + 1) / (width - 4) * 200), at most 0.
     CHECK(gtkw_zoom_full(29'000'000, 1004) == Approx(-std::log2(29'000'001.0 / 1000.0 * 200.0)));
-    CHECK(gtkw_zoom_full(29'000'000) == Approx(-22.4734).margin(0.001)); // the 996-pixel pane of a 1000 one
+    CHECK(gtkw_zoom_full(29'000'000) == Approx(-22.8712).margin(0.001)); // the 756-pixel pane of a 760 one
     CHECK(gtkw_zoom_full(0) == 0.0);                                     // nothing to zoom out to
     CHECK(gtkw_zoom_full(1'000'000) > gtkw_zoom_full(2'000'000));
 }
