@@ -386,6 +386,12 @@ class Figures(unittest.TestCase):
         with self.assertRaises(figures.FigureError):
             figures.claim_value(ROWS, POINTS, {"paper": "none", "y": "throughput_ops_per_us",
                                                "where": {"interval": 7}})
+        # A claim about values no point of this run has (a full-mode size in quick mode) is said in the
+        # table instead of failing the figure.
+        outside = [{"paper": "at 1000", "value": 2.0, "y": "throughput_ops_per_us", "where": {"interval": 1000},
+                    "ratio": [{"scheme": "syncron"}, {"scheme": "central"}]}]
+        self.assertIn("| at 1000 | 2.00 | (not among this run's points) | | |",
+                      figures.claims_table(ROWS, POINTS, outside).splitlines())
 
 
 def stand_in_rows(spec, points):
