@@ -18,7 +18,8 @@ Every daemon is stopped by its PID at the end, failed or not; jobs still queued 
 
     python3 workflow/tests/run_slurm.py SIM WORKDIR
 
-Needs root (slurmd runs a job as its user; exit 77: skipped otherwise) and Debian's slurmctld,
+Needs root (slurmd runs a job as its user; exit 77: skipped otherwise, a failure when
+SYNCRON_REQUIRE_SLURM is set, as CI sets it) and Debian's slurmctld,
 slurmd, slurmdbd, slurm-client, munge and mariadb-server (scripts/deps.sh installs them; without
 them the test fails).
 """
@@ -301,6 +302,9 @@ def main():
         print(f"FAIL: {' '.join(missing)} not found: install Debian's {PACKAGES} (scripts/deps.sh)")
         return 1
     if os.geteuid() != 0:
+        if os.environ.get("SYNCRON_REQUIRE_SLURM"):
+            print("FAIL: SYNCRON_REQUIRE_SLURM is set (CI) but this is not root: the Slurm test would be skipped")
+            return 1
         print("SKIP: needs root (slurmd starts each job as its user); CI runs it as root")
         return 77
     os.environ["PATH"] = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
