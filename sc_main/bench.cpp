@@ -18,6 +18,7 @@
 //   syncron-bench [--ops N] [--interval N] [--json FILE] [--reference-handoffs N]
 //                 [--memory-workloads a,b,c] [--memory-ops N] [--reference-accesses N]
 //                 [--reference-latency-ns X]
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -26,6 +27,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -44,27 +46,30 @@
 
 namespace {
 
-/// Bare kernel reference: A notifies B one ns later and waits; B does the same.
-struct PingPong : sc_core::sc_module {
-    SC_HAS_PROCESS(PingPong);
-    PingPong(sc_core::sc_module_name n, uint64_t rounds) : sc_module(n), m_rounds(rounds) {
-        SC_THREAD(a);
-        SC_THREAD(b);
+/// Bare kernel reference: a ring of threads (two: A and B), each waiting for
+/// its event and then notifying the next one 1 ns later. With two threads it
+/// is the classic hand-off; with as many as the platform has cores it shows
+/// what a process switch costs when it lands on another of many coroutine
+/// stacks, as a platform's does.
+struct HandoffRing : sc_core::sc_module {
+    SC_HAS_PROCESS(HandoffRing);
+    HandoffRing(sc_core::sc_module_name n, uint64_t handoffs, unsigned threads)
+        : sc_module(n), m_left(handoffs), m_events(threads) {
+        for (unsigned i = 0; i < threads; ++i)
+            sc_core::sc_spawn([this, i] { pass(i); }, sc_core::sc_gen_unique_name("link"));
+        SC_THREAD(start);
     }
-    void a() {
-        for (uint64_t i = 0; i < m_rounds; ++i) {
-            m_ab.notify(1, sc_core::SC_NS);
-            wait(m_ba);
-        }
-    }
-    void b() {
+    void start() { m_events[0].notify(1, sc_core::SC_NS); }
+    void pass(unsigned i) {
         for (;;) {
-            wait(m_ab);
-            m_ba.notify(1, sc_core::SC_NS);
+            wait(m_events[i]);
+            if (m_left == 0) return;
+            --m_left;
+            m_events[(i + 1) % m_events.size()].notify(1, sc_core::SC_NS);
         }
     }
-    uint64_t m_rounds;
-    sc_core::sc_event m_ab, m_ba;
+    uint64_t m_left;
+    std::vector<sc_core::sc_event> m_events;
 };
 
 /// Bare memory reference, target side: 8-byte copies from/to a host array,
@@ -161,7 +166,9 @@ std::string self_dir(const char* argv0) {
     return slash == std::string::npos ? std::string(".") : p.substr(0, slash);
 }
 
+/// Runs `cmd`, its stdout and stderr in `out` (replaced, not appended to).
 int run_command(const std::string& cmd, std::string& out) {
+    out.clear();
     FILE* p = popen((cmd + " 2>&1").c_str(), "r");
     if (!p) return -1;
     char buf[4096];
@@ -234,8 +241,9 @@ int sc_main(int argc, char* argv[]) {
             memory_workloads = split_list(next());
         else if (a == "--child-reference") {
             // Child mode: time the bare kernel hand-offs, print host CPU and wall seconds.
-            const uint64_t rounds = std::stoull(next()) / 2;
-            PingPong pp("pingpong", rounds);
+            const uint64_t handoffs_n = std::stoull(next());
+            const unsigned threads = static_cast<unsigned>(std::stoul(next()));
+            HandoffRing ring("ring", handoffs_n, threads);
             const auto t0 = std::chrono::steady_clock::now();
             const double c0 = cpu_seconds();
             sc_core::sc_start();
@@ -250,19 +258,31 @@ int sc_main(int argc, char* argv[]) {
             const double quantum_ns = std::stod(next());
             const double latency_ns = std::stod(next());
             tlm::tlm_global_quantum::instance().set(sc_core::sc_time(quantum_ns, sc_core::SC_NS));
-            const uint64_t bytes = uint64_t(1) << 20;
-            RefInitiator init("initiator", n, bytes);
-            RefMemory mem("memory", bytes, sc_core::sc_time(latency_ns, sc_core::SC_NS));
-            init.socket.bind(mem.socket);
+            const unsigned initiators = static_cast<unsigned>(std::stoul(next()));
+            // 1 MiB in all, each initiator its own target and slice of it.
+            const uint64_t bytes = std::max<uint64_t>(64, (uint64_t(1) << 20) / initiators / 8 * 8);
+            std::vector<std::unique_ptr<RefInitiator>> inits;
+            std::vector<std::unique_ptr<RefMemory>> mems;
+            for (unsigned i = 0; i < initiators; ++i) {
+                const uint64_t share = n / initiators + (i < n % initiators ? 1 : 0);
+                inits.push_back(std::make_unique<RefInitiator>(sc_core::sc_gen_unique_name("initiator"), share, bytes));
+                mems.push_back(std::make_unique<RefMemory>(sc_core::sc_gen_unique_name("memory"), bytes,
+                                                           sc_core::sc_time(latency_ns, sc_core::SC_NS)));
+                inits.back()->socket.bind(mems.back()->socket);
+            }
             const double c0 = cpu_seconds();
             sc_core::sc_start();
             const double s = cpu_seconds() - c0;
-            if (init.m_failed) {
-                std::fprintf(stderr, "reference access failed\n");
-                return 1;
+            uint64_t checksum = 0;
+            for (const auto& init : inits) {
+                if (init->m_failed) {
+                    std::fprintf(stderr, "reference access failed\n");
+                    return 1;
+                }
+                checksum += init->m_checksum;
             }
             std::printf("%.9f %.3f %llu\n", s, sc_core::sc_time_stamp().to_seconds() * 1e9,
-                        static_cast<unsigned long long>(init.m_checksum));
+                        static_cast<unsigned long long>(checksum));
             return 0;
         } else {
             std::cerr
@@ -276,21 +296,54 @@ int sc_main(int argc, char* argv[]) {
     nlohmann::json report;
     report["build"] = {{"version", syncron::build_version()}, {"commit", syncron::build_commit()}};
 
-    std::string out;
-    if (run_command(dir + "/syncron-bench --child-reference " + std::to_string(handoffs), out) != 0) {
-        std::cerr << "syncron-bench: reference run failed:\n" << out;
-        return 1;
+    // The platform's core quantum, closed-page read time and core count, from the preset.
+    double quantum_ns = 100.0, preset_latency_ns = 40.4;
+    unsigned cores = 60;
+    bool have_config = false;
+    std::string cfg;
+    if (run_command(dir + "/syncron-sim --dump-config", cfg) == 0) {
+        try {
+            const auto c = nlohmann::json::parse(cfg);
+            const auto& m = c.at("memory");
+            quantum_ns = c.at("core").at("quantum_ns").get<double>();
+            cores = c.at("platform").at("client_cores").get<unsigned>();
+            preset_latency_ns =
+                m.at("t_rcd_ns").get<double>() + m.at("t_cl_ns").get<double>() + m.at("t_burst_ns").get<double>();
+            have_config = true;
+        } catch (const std::exception&) {
+        }
     }
-    double ref_cpu_s = 0, ref_wall_s = 0;
-    std::istringstream(out) >> ref_cpu_s >> ref_wall_s;
-    const double ref_ns = ref_cpu_s * 1e9 / handoffs;
-    report["reference"] = {{"handoffs", handoffs},
-                           {"host_ns_per_handoff", ref_ns},
-                           {"host_wall_ns_per_handoff", ref_wall_s * 1e9 / handoffs}};
+    if (!have_config)
+        std::cerr
+            << "syncron-bench: cannot read syncron-sim --dump-config; reference quantum 100 ns, latency 40.4 ns, 60 cores\n";
+    if (ref_latency_ns < 0) ref_latency_ns = preset_latency_ns;
+    std::string out;
+    // The hand-off between two threads (the target's reference) and around a
+    // ring of as many threads as the platform has cores (the kernel's floor
+    // for a process switch among that many coroutine stacks).
+    double ref_ns = 0, ref_cores_ns = 0;
+    for (const unsigned threads : {2u, cores}) {
+        if (run_command(dir + "/syncron-bench --child-reference " + std::to_string(handoffs) + " " +
+                            std::to_string(threads),
+                        out) != 0) {
+            std::cerr << "syncron-bench: reference run failed:\n" << out;
+            return 1;
+        }
+        double cpu_s = 0, wall_s = 0;
+        std::istringstream(out) >> cpu_s >> wall_s;
+        const nlohmann::json ref = {{"handoffs", handoffs},
+                                    {"threads", threads},
+                                    {"host_ns_per_handoff", cpu_s * 1e9 / handoffs},
+                                    {"host_wall_ns_per_handoff", wall_s * 1e9 / handoffs}};
+        (threads == 2 ? ref_ns : ref_cores_ns) = cpu_s * 1e9 / handoffs;
+        report[threads == 2 ? "reference" : "reference_at_cores"] = ref;
+    }
     std::printf("host CPU time throughout (wall time in --json)\n");
-    std::printf("bare SystemC thread hand-off (timed event, process switch): %.1f host ns\n\n", ref_ns);
-    std::printf("%-10s %-6s %12s %14s %16s %10s %8s\n", "workload", "timing", "operations", "ops/host-s",
-                "host ns/message", "x hand-off", "status");
+    std::printf("bare SystemC thread hand-off (timed event, process switch): %.1f host ns; "
+                "around a ring of %u threads: %.1f host ns\n\n",
+                ref_ns, cores, ref_cores_ns);
+    std::printf("%-10s %-6s %12s %14s %16s %10s %8s %8s\n", "workload", "timing", "operations", "ops/host-s",
+                "host ns/message", "x hand-off", "x ring", "status");
 
     const std::string stats = "/tmp/syncron_bench_" + std::to_string(::getpid()) + ".json";
     for (const char* w : {"lock", "barrier", "semaphore", "condvar"})
@@ -304,7 +357,7 @@ int sc_main(int argc, char* argv[]) {
             std::ifstream f(stats);
             if (rc != 0 || !f) {
                 row["status"] = "unavailable";
-                std::printf("%-10s %-6s %12s %14s %16s %10s %8s\n", w, timing, "-", "-", "-", "-", "n/a");
+                std::printf("%-10s %-6s %12s %14s %16s %10s %8s %8s\n", w, timing, "-", "-", "-", "-", "-", "n/a");
                 report["runs"].push_back(row);
                 continue;
             }
@@ -320,50 +373,43 @@ int sc_main(int argc, char* argv[]) {
             row["ops_per_host_second"] = run_s > 0 ? ops_done / run_s : 0;
             row["host_ns_per_message"] = ns_per_msg;
             row["ratio_to_handoff"] = ns_per_msg / ref_ns;
+            row["ratio_to_handoff_at_cores"] = ns_per_msg / ref_cores_ns;
             row["simulated_throughput_ops_per_us"] = j.value("throughput_ops_per_us", 0.0);
             row["status"] = j.value("status", "");
             report["runs"].push_back(row);
-            std::printf("%-10s %-6s %12.0f %14.0f %16.1f %10.2f %8s\n", w, timing, ops_done,
+            std::printf("%-10s %-6s %12.0f %14.0f %16.1f %10.2f %8.2f %8s\n", w, timing, ops_done,
                         row["ops_per_host_second"].get<double>(), ns_per_msg, ns_per_msg / ref_ns,
-                        row["status"].get<std::string>().c_str());
+                        ns_per_msg / ref_cores_ns, row["status"].get<std::string>().c_str());
             std::remove(stats.c_str());
         }
     // ------------------------------------------------ memory-heavy work (issue 10)
-    // The platform's core quantum and closed-page read time, from the preset.
-    double quantum_ns = 100.0, preset_latency_ns = 40.4;
-    bool have_config = false;
-    std::string cfg;
-    if (run_command(dir + "/syncron-sim --dump-config", cfg) == 0) {
-        try {
-            const auto c = nlohmann::json::parse(cfg);
-            const auto& m = c.at("memory");
-            quantum_ns = c.at("core").at("quantum_ns").get<double>();
-            preset_latency_ns =
-                m.at("t_rcd_ns").get<double>() + m.at("t_cl_ns").get<double>() + m.at("t_burst_ns").get<double>();
-            have_config = true;
-        } catch (const std::exception&) {
+    // The bare b_transport with one initiator (the target's reference) and
+    // with as many initiators as the platform has cores, the accesses split
+    // evenly (the kernel's floor for that many decoupled initiators).
+    double ref_access_ns = 0, ref_access_cores_ns = 0;
+    for (const unsigned initiators : {1u, cores}) {
+        out.clear();
+        char args[160];
+        std::snprintf(args, sizeof args, " %.6g %.6g %u", quantum_ns, ref_latency_ns, initiators);
+        if (run_command(dir + "/syncron-bench --child-memory-reference " + std::to_string(ref_accesses) + args, out) !=
+            0) {
+            std::cerr << "syncron-bench: memory reference run failed:\n" << out;
+            return 1;
         }
+        const double ns = std::stod(out) * 1e9 / ref_accesses;
+        (initiators == 1 ? ref_access_ns : ref_access_cores_ns) = ns;
+        report[initiators == 1 ? "memory_reference" : "memory_reference_at_cores"] = {
+            {"accesses", ref_accesses},
+            {"initiators", initiators},
+            {"quantum_ns", quantum_ns},
+            {"latency_ns", ref_latency_ns},
+            {"host_ns_per_access", ns}};
     }
-    if (!have_config)
-        std::cerr
-            << "syncron-bench: cannot read syncron-sim --dump-config; reference quantum 100 ns, latency 40.4 ns\n";
-    if (ref_latency_ns < 0) ref_latency_ns = preset_latency_ns;
-    out.clear();
-    char args[128];
-    std::snprintf(args, sizeof args, " %.6g %.6g", quantum_ns, ref_latency_ns);
-    if (run_command(dir + "/syncron-bench --child-memory-reference " + std::to_string(ref_accesses) + args, out) != 0) {
-        std::cerr << "syncron-bench: memory reference run failed:\n" << out;
-        return 1;
-    }
-    const double ref_access_ns = std::stod(out) * 1e9 / ref_accesses;
-    report["memory_reference"] = {{"accesses", ref_accesses},
-                                  {"quantum_ns", quantum_ns},
-                                  {"latency_ns", ref_latency_ns},
-                                  {"host_ns_per_access", ref_access_ns}};
-    std::printf("\nbare temporally decoupled b_transport (8 B, quantum %.0f ns, latency %.1f ns): %.1f host ns\n\n",
-                quantum_ns, ref_latency_ns, ref_access_ns);
-    std::printf("%-14s %-8s %-6s %6s %10s %11s %8s %10s %14s %6s %s\n", "workload", "scheme", "timing", "ops/c",
-                "operations", "accesses", "acc/op", "sync/op", "host ns/access", "x b_tr", "status");
+    std::printf("\nbare temporally decoupled b_transport (8 B, quantum %.0f ns, latency %.1f ns): %.1f host ns; "
+                "%u initiators: %.1f host ns\n\n",
+                quantum_ns, ref_latency_ns, ref_access_ns, cores, ref_access_cores_ns);
+    std::printf("%-14s %-8s %-6s %6s %10s %11s %8s %10s %14s %6s %6s %s\n", "workload", "scheme", "timing", "ops/c",
+                "operations", "accesses", "acc/op", "sync/op", "host ns/access", "x b_tr", "x b_trN", "status");
     report["memory_runs"] = nlohmann::json::array();
     double lt_ideal_seconds = 0, lt_ideal_accesses = 0; // for memory_access
     for (const std::string& w : memory_workloads) {
@@ -392,8 +438,8 @@ int sc_main(int argc, char* argv[]) {
                     }
                     row["error"] = log.substr(from, log.find('\n', from) - from);
                     std::remove(stats.c_str());
-                    std::printf("%-14s %-8s %-6s %6llu %10s %11s %8s %10s %14s %6s %s\n", w.c_str(), scheme, timing,
-                                static_cast<unsigned long long>(wops), "-", "-", "-", "-", "-", "-", "n/a");
+                    std::printf("%-14s %-8s %-6s %6llu %10s %11s %8s %10s %14s %6s %6s %s\n", w.c_str(), scheme, timing,
+                                static_cast<unsigned long long>(wops), "-", "-", "-", "-", "-", "-", "-", "n/a");
                     report["memory_runs"].push_back(row);
                     continue;
                 }
@@ -415,12 +461,14 @@ int sc_main(int argc, char* argv[]) {
                 }
                 row["host_ns_per_access"] = ns_per_access;
                 row["ratio_to_b_transport"] = ns_per_access / ref_access_ns;
+                row["ratio_to_b_transport_at_cores"] = ns_per_access / ref_access_cores_ns;
                 row["status"] = j.value("status", "");
                 report["memory_runs"].push_back(row);
-                std::printf("%-14s %-8s %-6s %6llu %10.0f %11.0f %8.1f %10.2f %14.1f %6.1f %s\n", w.c_str(), scheme,
-                            timing, static_cast<unsigned long long>(wops), ops_done, accesses,
+                std::printf("%-14s %-8s %-6s %6llu %10.0f %11.0f %8.1f %10.2f %14.1f %6.1f %6.1f %s\n", w.c_str(),
+                            scheme, timing, static_cast<unsigned long long>(wops), ops_done, accesses,
                             ops_done > 0 ? accesses / ops_done : 0, ops_done > 0 ? syncs / ops_done : 0, ns_per_access,
-                            ns_per_access / ref_access_ns, row["status"].get<std::string>().c_str());
+                            ns_per_access / ref_access_ns, ns_per_access / ref_access_cores_ns,
+                            row["status"].get<std::string>().c_str());
                 std::remove(stats.c_str());
             }
             if (unknown) break;
@@ -438,9 +486,11 @@ int sc_main(int argc, char* argv[]) {
         report["memory_access"] = {{"runs", "data structures, scheme ideal, LT"},
                                    {"accesses", lt_ideal_accesses},
                                    {"host_ns_per_access", ns},
-                                   {"ratio_to_b_transport", ns / ref_access_ns}};
-        std::printf("\nmemory access (data structures, ideal, LT, all runs): %.1f host ns = %.2f x bare b_transport\n",
-                    ns, ns / ref_access_ns);
+                                   {"ratio_to_b_transport", ns / ref_access_ns},
+                                   {"ratio_to_b_transport_at_cores", ns / ref_access_cores_ns}};
+        std::printf("\nmemory access (data structures, ideal, LT, all runs): %.1f host ns = %.2f x bare b_transport "
+                    "(%.2f x with %u initiators)\n",
+                    ns, ns / ref_access_ns, ns / ref_access_cores_ns, cores);
     }
     if (!json_out.empty()) {
         // Complete under a temporary name, then renamed: an earlier report survives a failed write.
