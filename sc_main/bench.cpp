@@ -314,8 +314,8 @@ int sc_main(int argc, char* argv[]) {
         }
     }
     if (!have_config)
-        std::cerr
-            << "syncron-bench: cannot read syncron-sim --dump-config; reference quantum 100 ns, latency 40.4 ns, 60 cores\n";
+        std::cerr << "syncron-bench: cannot read syncron-sim --dump-config; reference quantum 100 ns, latency 40.4 ns, "
+                     "60 cores\n";
     if (ref_latency_ns < 0) ref_latency_ns = preset_latency_ns;
     std::string out;
     // The hand-off between two threads (the target's reference) and around a
@@ -398,12 +398,11 @@ int sc_main(int argc, char* argv[]) {
         }
         const double ns = std::stod(out) * 1e9 / ref_accesses;
         (initiators == 1 ? ref_access_ns : ref_access_cores_ns) = ns;
-        report[initiators == 1 ? "memory_reference" : "memory_reference_at_cores"] = {
-            {"accesses", ref_accesses},
-            {"initiators", initiators},
-            {"quantum_ns", quantum_ns},
-            {"latency_ns", ref_latency_ns},
-            {"host_ns_per_access", ns}};
+        report[initiators == 1 ? "memory_reference" : "memory_reference_at_cores"] = {{"accesses", ref_accesses},
+                                                                                      {"initiators", initiators},
+                                                                                      {"quantum_ns", quantum_ns},
+                                                                                      {"latency_ns", ref_latency_ns},
+                                                                                      {"host_ns_per_access", ns}};
     }
     std::printf("\nbare temporally decoupled b_transport (8 B, quantum %.0f ns, latency %.1f ns): %.1f host ns; "
                 "%u initiators: %.1f host ns\n\n",

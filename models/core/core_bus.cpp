@@ -5,6 +5,7 @@
 
 #include "models/common/hex.h"
 #include "models/core/core_msg_type.h"
+#include "models/tlm/kernel_time.h"
 #include "models/tlm/payload_fill.h"
 
 namespace syncron {
@@ -31,7 +32,7 @@ std::optional<Message> CoreBus::reply_if_arrived(const sc_core::sc_time& issued)
     ReplySlot& slot = m_owner.replies;
     if (!slot.arrived()) return std::nullopt;
     const sc_core::sc_time arrival = std::max(slot.arrival(), local_time());
-    m_qk.set(arrival - sc_core::sc_time_stamp());
+    m_qk.set(arrival - kernel_time());
     return slot.take(arrival, issued);
 }
 

@@ -22,6 +22,7 @@
 #include "models/protocol/tlm/atomic_extension.h"
 #include "models/protocol/tlm/coherence_extension.h"
 #include "models/protocol/tlm/traffic_class.h"
+#include "models/tlm/kernel_time.h"
 #include "models/tlm/trace_sink.h"
 
 namespace syncron {
@@ -56,7 +57,7 @@ public:
     CoreBus& operator=(const CoreBus&) = delete;
 
     /// The core's own time: sc_time_stamp() plus what it has run ahead.
-    sc_core::sc_time local_time() const { return sc_core::sc_time_stamp() + m_qk.get_local_time(); }
+    sc_core::sc_time local_time() const { return kernel_time() + m_qk.get_local_time(); }
     void advance(const sc_core::sc_time& t) { m_qk.inc(t); }
     /// From the global quantum (it may be set after construction).
     void start() { m_qk.reset(); }

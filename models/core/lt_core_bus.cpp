@@ -5,6 +5,7 @@
 #include "models/protocol/tlm/syncron_extension.h"
 #include "models/protocol/wire_format.h"
 #include "models/tlm/borrowed_extension.h"
+#include "models/tlm/kernel_time.h"
 #include "models/tlm/payload_fill.h"
 
 namespace syncron {
@@ -12,7 +13,7 @@ namespace syncron {
 void LtCoreBus::timed(const BusAccess& a) {
     fill_payload(m_trans, a.cmd, a.addr, a.data, a.len);
     sc_core::sc_time delay = m_qk.get_local_time();
-    const sc_core::sc_time begin = sc_core::sc_time_stamp() + delay;
+    const sc_core::sc_time begin = kernel_time() + delay;
     {
         const BorrowedExtension<AtomicExtension> atomic(m_trans, a.atomic); // caller-owned
         const BorrowedExtension<CoherenceExtension> coherence(m_trans, a.coherence);
@@ -21,7 +22,7 @@ void LtCoreBus::timed(const BusAccess& a) {
     }
     m_qk.set(delay);
     if (m_trace) {
-        const sc_core::sc_time end = sc_core::sc_time_stamp() + delay;
+        const sc_core::sc_time end = kernel_time() + delay;
         trace_access(a, begin, begin, end, end, false);
     }
     if (m_trans.is_response_error()) report_access_error(a, m_trans);
@@ -62,7 +63,7 @@ std::optional<Message> LtCoreBus::await_reply(const sc_core::sc_time& issued) {
     slot.set_awaiting(true);
     while (!slot.arrived()) sc_core::wait(slot.event());
     slot.set_awaiting(false);
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = kernel_time();
     m_qk.set(std::max({mine, slot.arrival(), now}) - now);
     return reply_if_arrived(issued);
 }

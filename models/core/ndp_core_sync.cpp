@@ -7,6 +7,7 @@
 #include "models/core/core_msg_type.h"
 #include "models/core/ndp_core.h"
 #include "models/protocol/tlm/syncron_extension.h"
+#include "models/tlm/kernel_time.h"
 
 namespace syncron {
 
@@ -55,7 +56,7 @@ std::optional<Message> NdpCore::exchange(uint64_t dest, const Message& m, Opcode
 }
 
 void NdpCore::deliver(const Message& m, const sc_core::sc_time& at, const Endpoint& src) {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = kernel_time();
     accept(m, at > now ? at : now, src, at > now ? at : now);
 }
 
@@ -165,7 +166,7 @@ tlm::tlm_response_status NdpCore::take_reply(const tlm::tlm_generic_payload& tra
     const SyncronExtension* ext = trans.get_extension<SyncronExtension>();
     if (!ext) return tlm::TLM_GENERIC_ERROR_RESPONSE;
     if (trans.get_command() != tlm::TLM_WRITE_COMMAND) return tlm::TLM_COMMAND_ERROR_RESPONSE;
-    const sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
+    const sc_core::sc_time arrival = kernel_time() + delay;
     return accept(ext->msg, arrival, ext->src, ext->sent);
 }
 

@@ -1,6 +1,7 @@
 #include "models/core/reply_slot.h"
 
 #include "models/common/hex.h"
+#include "models/tlm/kernel_time.h"
 
 namespace syncron {
 
@@ -14,7 +15,7 @@ void ReplySlot::store(const Message& m, const sc_core::sc_time& arrival) {
     m_reply_time = arrival;
     m_expected.reset();
     // A grant served inside the core's own request needs no wake-up.
-    if (m_awaiting) m_event.notify(arrival - sc_core::sc_time_stamp());
+    if (m_awaiting) m_event.notify(arrival - kernel_time());
 }
 
 Message ReplySlot::take(const sc_core::sc_time& at, const sc_core::sc_time& issued) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/tlm/kernel_time.h"
+
 namespace syncron {
 
 using sc_core::SC_NS;
@@ -21,7 +23,7 @@ CrossbarTiming::Schedule CrossbarTiming::schedule(unsigned port, unsigned bytes,
     Port& p = m_ports[port];
     if (cls == TrafficClass::sync) m_sync_bytes += bytes;
     // Nothing can arrive before the current time: older bookings are dead.
-    p.timeline.prune(sc_core::sc_time_stamp());
+    p.timeline.prune(kernel_time());
     const sc_time occupancy = m_cycle * static_cast<double>(flits(bytes));
     Schedule s;
     s.start = p.timeline.book(arrival, occupancy);
@@ -34,7 +36,7 @@ CrossbarTiming::Schedule CrossbarTiming::schedule(unsigned port, unsigned bytes,
 }
 
 void CrossbarTiming::lt_hop(unsigned port, unsigned bytes, TrafficClass cls, sc_time& delay) {
-    const sc_time arrival = sc_core::sc_time_stamp() + delay;
+    const sc_time arrival = kernel_time() + delay;
     const Schedule s = schedule(port, bytes, arrival, cls);
     delay += (s.start - arrival) + m_hop;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/protocol/tlm/atomic_extension.h"
+#include "models/tlm/kernel_time.h"
 
 namespace syncron {
 
@@ -37,7 +38,7 @@ unsigned LinkTiming::request_bytes(const tlm::tlm_generic_payload& trans) const 
 
 LinkTiming::Schedule LinkTiming::schedule(unsigned bytes, const sc_time& arrival, bool response, TrafficClass cls) {
     // Nothing can arrive before the current time: older bookings are dead.
-    m_serializer.prune(sc_core::sc_time_stamp());
+    m_serializer.prune(kernel_time());
     Schedule s;
     const sc_time ser = serialization(bytes);
     s.start = m_serializer.book(arrival, ser);
@@ -63,13 +64,13 @@ sc_time LinkTiming::response_arrival(const tlm::tlm_generic_payload& trans, cons
 }
 
 void LinkTiming::lt_request(const tlm::tlm_generic_payload& trans, TrafficClass cls, sc_time& delay) {
-    const sc_time arrival = sc_core::sc_time_stamp() + delay;
+    const sc_time arrival = kernel_time() + delay;
     delay += schedule(request_bytes(trans), arrival, false, cls).arrive - arrival;
 }
 
 void LinkTiming::lt_response(const tlm::tlm_generic_payload& trans, sc_time& delay) {
     if (m_reverse == nullptr) return; // no reverse link: the response is free
-    const sc_time leave = sc_core::sc_time_stamp() + delay;
+    const sc_time leave = kernel_time() + delay;
     delay += response_arrival(trans, leave) - leave;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "models/tlm/kernel_time.h"
+
 namespace syncron {
 
 using sc_core::SC_ZERO_TIME;
@@ -49,8 +51,7 @@ void VaultController::b_transport(tlm::tlm_generic_payload& trans, sc_time& dela
     }
     // Served now, at call time: b_transport calls are serialized by the
     // kernel, so atomics from different initiators never interleave.
-    if (trans.is_read() || trans.is_write())
-        delay += serve_booked(trans, sc_core::sc_time_stamp(), sc_core::sc_time_stamp() + delay);
+    if (trans.is_read() || trans.is_write()) delay += serve_booked(trans, kernel_time(), kernel_time() + delay);
     trans.set_dmi_allowed(false);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -72,7 +73,7 @@ tlm::tlm_sync_enum VaultController::nb_transport_fw(tlm::tlm_generic_payload& tr
 }
 
 void VaultController::begin_req(tlm::tlm_generic_payload& trans) {
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = kernel_time();
     trans.set_dmi_allowed(false);
     if (AtomicExtension* atomic = trans.get_extension<AtomicExtension>()) atomic->performed = false;
     const tlm::tlm_response_status st = validate(trans, true);
@@ -99,15 +100,15 @@ void VaultController::begin_req(tlm::tlm_generic_payload& trans) {
 void VaultController::accept(tlm::tlm_generic_payload& trans, const sc_time& arrival) {
     m_queue.push(decode(trans, arrival));
     m_max_occupancy = std::max(m_max_occupancy, queue_occupancy());
-    if (m_trace) m_trace->on_queue({name(), queue_occupancy(), sc_core::sc_time_stamp()});
+    if (m_trace) m_trace->on_queue({name(), queue_occupancy(), kernel_time()});
     m_port.accept(0, trans);
     m_kick.notify(SC_ZERO_TIME); // after the other arrivals of this delta
 }
 
 void VaultController::scheduler() {
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = kernel_time();
     while (const auto q = m_queue.pick(banks(), now)) {
-        if (m_trace) m_trace->on_queue({name(), queue_occupancy(), sc_core::sc_time_stamp()});
+        if (m_trace) m_trace->on_queue({name(), queue_occupancy(), kernel_time()});
         const sc_time done = issue(*q, now);
         m_arrival[q->trans] = q->arrival;
         m_done.notify(*q->trans, done - now);
@@ -137,7 +138,7 @@ void VaultController::on_done() {
 void VaultController::response_started(tlm::tlm_generic_payload& trans) {
     const auto it = m_arrival.find(&trans);
     if (it == m_arrival.end()) return; // an error: no latency
-    count_completed(sc_core::sc_time_stamp() - it->second);
+    count_completed(kernel_time() - it->second);
     m_arrival.erase(it);
 }
 

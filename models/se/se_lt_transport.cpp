@@ -4,6 +4,7 @@
 #include <array>
 
 #include "models/tlm/borrowed_extension.h"
+#include "models/tlm/kernel_time.h"
 
 namespace syncron {
 
@@ -53,7 +54,7 @@ void SeLtTransport::serve_now(const SeBuffer::Arrival& a) {
 }
 
 void SeLtTransport::serve(const SeBuffer::Arrival& a) {
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = kernel_time();
     const sc_time base = m_service.base_service();
     const sc_time ready = std::max(a.time, m_var_clock.ready(a.msg));
     // The start is chosen for one message's base service; a longer one (ST
@@ -88,7 +89,7 @@ void SeLtTransport::emit(const Outgoing& o, const sc_time& delay) {
     std::array<uint8_t, kWireBytes> data{};
     SyncronExtension ext(o.msg);
     ext.src = Endpoint::se(m_service.unit());
-    ext.sent = sc_core::sc_time_stamp() + delay;
+    ext.sent = kernel_time() + delay;
     m_service.fill_message(m_trans, o, data.data());
     sc_time d = delay;
     {
@@ -100,7 +101,7 @@ void SeLtTransport::emit(const Outgoing& o, const sc_time& delay) {
 
 sc_time SeLtTransport::access_memory(tlm::tlm_generic_payload& trans, const sc_time& issue) {
     // Annotated from the caller's time: the access is issued at `issue`.
-    sc_time d = issue - sc_core::sc_time_stamp();
+    sc_time d = issue - kernel_time();
     const sc_time before = d;
     lt_transport(m_direct, m_to_mem, trans, d);
     return d - before;
