@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Dynamic instruction and lock counts of the code the paper cites.
+"""Dynamic instruction and lock counts of the code the paper cites, and of
+our own server loop of Central and Hier.
 
 Builds the graph kernels of a CRONO checkout (github.com/masabahmad/CRONO)
 or the lock-based structures of an ASCYLIB checkout
@@ -25,7 +26,17 @@ driver; locks from a `LOCK=TAS -fno-inline` build (calls of the lock
 functions inside run_phase), instructions from a `LOCK=NONE` build less the
 allocator's calls.
 
+Server loop (`server`): the server of Central and Hier as the paper
+describes it (§5), written in C for this project
+(scripts/cited-code/server-loop.c), fed the Figure 10 microbenchmarks'
+messages by our driver (scripts/cited-code/server-driver.c); `gcc -O2 -g`,
+`valgrind --tool=callgrind --cache-sim=yes --toggle-collect=server_step`,
+the cost per message kind from the call arcs serve_op_N -> server_step.
+Needs no checkout; `--check FILE` compares with the table documented in FILE
+(docs/schemes.md, "The server loop, measured").
+
 Usage:
+  scripts/cited-code-counts.py server [--ops N] [--seed S] [--json OUT] [--check DOC]
   scripts/cited-code-counts.py crono PATH [--vertices N] [--degree D] [--json OUT] [--commit C]
   scripts/cited-code-counts.py ascylib PATH [--structures a,b] [--json OUT] [--commit C]
   scripts/cited-code-counts.py parse-callgrind ANNOTATE_OUTPUT   (the parser alone)
@@ -535,6 +546,215 @@ def cmd_ascylib(a):
     finish(a, out, work)
 
 
+# ---------------------------------------------------------------------------
+# Our server loop of Central and Hier (scripts/cited-code/server-loop.c)
+
+OPCODES = [
+    "lock_acquire_global", "lock_acquire_local", "lock_acquire_overflow",
+    "lock_release_global", "lock_release_local", "lock_release_overflow",
+    "lock_grant_global", "lock_grant_local", "lock_grant_overflow",
+    "barrier_wait_global", "barrier_wait_local_within_unit",
+    "barrier_wait_local_across_units", "barrier_wait_overflow",
+    "barrier_depart_global", "barrier_depart_local", "barrier_departure_overflow",
+    "sem_wait_global", "sem_wait_local", "sem_wait_overflow", "sem_grant_global",
+    "sem_grant_local", "sem_grant_overflow", "sem_post_global", "sem_post_local",
+    "sem_post_overflow", "cond_wait_global", "cond_wait_local", "cond_wait_overflow",
+    "cond_signal_global", "cond_signal_local", "cond_signal_overflow",
+    "cond_broad_global", "cond_broad_local", "cond_broad_overflow",
+    "cond_grant_global", "cond_grant_local", "cond_grant_overflow",
+    "decrease_indexing_counter", "abort_local", "abort_global", "abort_overflow",
+    "cond_registered_global", "cond_registered_overflow",
+]
+# cond_wait_local also releases the waiter's lock: the simulator charges it
+# as two messages (SyncServer::serve), so per message means per charged one
+CHARGED_TWICE = {"cond_wait_local"}
+SERVER_ROLES = ("central", "hier")
+SLOT_ACCESSES = 2  # the table slot's load and store, modelled apart (touch_state)
+DOC_MARK = "<!-- server-loop-counts -->"
+
+
+def parse_callgrind_arcs(text):
+    """Raw callgrind.out: per (caller, callee) the calls and their inclusive
+    cost. Returns {"events": [...], "totals": {event: n}, "arcs":
+    {(caller, callee): {"calls": n, event: n}}}."""
+    names = {}
+    events = []
+    totals = None
+    arcs = {}
+    caller = callee = None
+    pending = None
+
+    def name_of(spec):
+        m = re.match(r"\((\d+)\)(?:\s+(.*))?$", spec.strip())
+        if not m:
+            return spec.strip()
+        if m.group(2) is not None:
+            names[m.group(1)] = m.group(2)
+        return names.get(m.group(1), "?")
+
+    for line in text.splitlines():
+        if line.startswith("events:"):
+            events = line.split(":", 1)[1].split()
+        elif line.startswith(("totals:", "summary:")):
+            vals = [int(v) for v in line.split(":", 1)[1].split()]
+            totals = dict(zip(events, vals + [0] * (len(events) - len(vals))))
+        elif line.startswith("fn="):
+            caller = name_of(line[3:])
+        elif line.startswith("cfn="):
+            callee = name_of(line[4:])
+        elif line.startswith("calls="):
+            a = arcs.setdefault((caller, callee), {"calls": 0, **{e: 0 for e in events}})
+            a["calls"] += int(line.split("=", 1)[1].split()[0])
+            pending = a
+        elif pending is not None and line and (line[0].isdigit() or line[0] in "+-*"):
+            for e, v in zip(events, line.split()[1:]):
+                pending[e] += int(v)
+            pending = None
+    if totals is None:
+        raise ValueError("no totals line: not a callgrind output file")
+    return {"events": events, "totals": totals, "arcs": arcs}
+
+
+def server_rows(parsed, handled):
+    """Per message kind the cost of server_step, from the arcs of the
+    driver's wrappers serve_op_N; checked against the driver's own tally and
+    the run's totals."""
+    rows = []
+    total = {"messages": 0, "charged": 0, "Ir": 0, "Dr": 0, "Dw": 0}
+    for (caller, callee), a in sorted(parsed["arcs"].items(),
+                                      key=lambda kv: str(kv[0])):
+        m = re.fullmatch(r"serve_op_(\d+)", caller or "")
+        if not m or callee != "server_step":
+            continue
+        op = int(m.group(1))
+        name = OPCODES[op]
+        if handled.get(op) != a["calls"]:
+            raise ValueError(f"{name}: {a['calls']} calls, the driver served {handled.get(op)}")
+        charged = a["calls"] * (2 if name in CHARGED_TWICE else 1)
+        rows.append({"opcode": op, "message": name, "messages": a["calls"],
+                     "charged": charged, "Ir": a["Ir"], "Dr": a.get("Dr", 0),
+                     "Dw": a.get("Dw", 0)})
+        for k in ("Ir", "Dr", "Dw"):
+            total[k] += rows[-1][k]
+        total["messages"] += a["calls"]
+        total["charged"] += charged
+    if sum(handled.values()) != total["messages"]:
+        raise ValueError("some served messages have no call arc")
+    if total["Ir"] != parsed["totals"]["Ir"]:
+        raise ValueError(f"arcs sum to {total['Ir']} instructions, the run collected "
+                         f"{parsed['totals']['Ir']}")
+    rows.sort(key=lambda r: r["opcode"])
+    for r in rows + [total]:
+        n = r["messages"]
+        r["per_message"] = {"instructions": r["Ir"] / n, "loads": r["Dr"] / n,
+                            "stores": r["Dw"] / n,
+                            "other_instructions": (r["Ir"] - r["Dr"] - r["Dw"]) / n}
+    c = total["charged"]
+    total["per_charged_message"] = {
+        "instructions": total["Ir"] / c, "loads": total["Dr"] / c,
+        "stores": total["Dw"] / c,
+        "other_instructions": (total["Ir"] - total["Dr"] - total["Dw"]) / c,
+        # what server.instructions_per_request stands for: every instruction
+        # but the slot's load and store, which the simulator models apart
+        "instructions_besides_slot_accesses": total["Ir"] / c - SLOT_ACCESSES}
+    return rows, total
+
+
+def measure_server(ops, seed, work):
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cited-code")
+    run(["gcc", "-O2", "-g", "-c", os.path.join(here, "server-loop.c"),
+         "-o", "server-loop.o"], work)
+    # the driver's wrappers stay distinct functions that call server_step
+    run(["gcc", "-O2", "-g", "-fno-ipa-icf", "-fno-optimize-sibling-calls", "-c",
+         os.path.join(here, "server-driver.c"), "-o", "server-driver.o"], work)
+    run(["gcc", "server-loop.o", "server-driver.o", "-o", "server"], work)
+    out = {}
+    for role in SERVER_ROLES:
+        cg = f"callgrind-{role}.out"
+        r = run(["valgrind", "--tool=callgrind", "--cache-sim=yes",
+                 "--toggle-collect=server_step", "--callgrind-out-file=" + cg,
+                 "./server", role, str(ops), str(seed)], work)
+        handled = {int(a): int(b) for a, b in
+                   re.findall(r"^handled (\d+) (\d+)$", r.stdout, re.M)}
+        if not re.search(r"^ok$", r.stdout, re.M):
+            raise ValueError(f"{role}: the driver did not finish")
+        with open(os.path.join(work, cg)) as f:
+            rows, total = server_rows(parse_callgrind_arcs(f.read()), handled)
+        out[role] = {"messages": rows, "total": total}
+    return out
+
+
+def server_table(res):
+    """The documented table: one row per scheme and message kind."""
+    lines = ["| scheme | message | served | instructions | loads | stores | other |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for role in SERVER_ROLES:
+        for r in res[role]["messages"] + [res[role]["total"]]:
+            p = r["per_message"]
+            name = f"`{r['message']}`" if "message" in r else "**all (per message served)**"
+            lines.append(f"| {role} | {name} | {r['messages']} | {p['instructions']:.1f} | "
+                         f"{p['loads']:.1f} | {p['stores']:.1f} | "
+                         f"{p['other_instructions']:.1f} |")
+        t = res[role]["total"]["per_charged_message"]
+        lines.append(f"| {role} | **per charged message** ({res[role]['total']['charged']}) | | "
+                     f"{t['instructions']:.1f} | {t['loads']:.1f} | {t['stores']:.1f} | "
+                     f"{t['other_instructions']:.1f} |")
+    return lines
+
+
+def check_doc(path, lines):
+    """The table after DOC_MARK in the file, line for line."""
+    with open(path) as f:
+        doc = f.read().splitlines()
+    try:
+        i = doc.index(DOC_MARK)
+    except ValueError:
+        return [f"{path}: no line {DOC_MARK}"]
+    got = []
+    for l in doc[i + 1:]:
+        if not l.startswith("|"):
+            if got:
+                break
+            continue
+        got.append(l.strip())
+    diffs = []
+    for k in range(max(len(got), len(lines))):
+        a = got[k] if k < len(got) else "(none)"
+        b = lines[k] if k < len(lines) else "(none)"
+        if a != b:
+            diffs.append(f"documented: {a}\n  measured: {b}")
+    return diffs
+
+
+def cmd_server(a):
+    work = tempfile.mkdtemp(prefix="server-counts-")
+    res = measure_server(a.ops, a.seed, work)
+    cc = run(["gcc", "--version"], work).stdout.splitlines()[0]
+    vg = run(["valgrind", "--version"], work).stdout.strip()
+    out = {"ops": a.ops, "seed": a.seed, "compiler": cc, "valgrind": vg, **res}
+    print(f"server loop (scripts/cited-code/server-loop.c); {cc}; {vg}; "
+          f"Figure 10 mix, 60 clients, {a.ops} operations each, seed {a.seed}")
+    lines = server_table(res)
+    print("\n".join(lines))
+    for role in SERVER_ROLES:
+        v = res[role]["total"]["per_charged_message"]["instructions_besides_slot_accesses"]
+        print(f"{role}: instructions per charged message besides the slot's load and store: {v:.1f}")
+    ir = sum(res[r]["total"]["Ir"] for r in SERVER_ROLES)
+    charged = sum(res[r]["total"]["charged"] for r in SERVER_ROLES)
+    out["both"] = {"Ir": ir, "charged": charged,
+                   "instructions_besides_slot_accesses": ir / charged - SLOT_ACCESSES}
+    print(f"both: instructions per charged message besides the slot's load and store: "
+          f"{ir / charged - SLOT_ACCESSES:.1f} ({ir} instructions, {charged} charged messages)")
+    finish(a, out, work)
+    if a.check:
+        diffs = check_doc(a.check, lines)
+        if diffs:
+            print(f"\nthe counts differ from {a.check} (measured with {cc}, {vg}):")
+            print("\n".join(diffs))
+            sys.exit(1)
+        print(f"\nthe counts are those documented in {a.check}")
+
+
 def cmd_parse(a):
     with open(a.file) as f:
         p = parse_callgrind_annotate(f.read())
@@ -561,6 +781,16 @@ def main():
     d.add_argument("--keep", action="store_true", help="keep the build directory")
     d.add_argument("--commit", help="the checkout's commit, when PATH is not a git work tree")
     d.set_defaults(func=cmd_ascylib)
+    s = sub.add_parser("server", help="count our server loop of Central and Hier")
+    s.add_argument("--ops", type=int, default=10,
+                   help="operations per client and microbenchmark")
+    s.add_argument("--seed", type=int, default=1, help="seed of the interleaving")
+    s.add_argument("--json", help="write the results as JSON here")
+    s.add_argument("--keep", action="store_true", help="keep the build directory")
+    s.add_argument("--check", metavar="DOC",
+                   help="fail unless the table after the line "
+                        f"'{DOC_MARK}' in DOC is the one measured")
+    s.set_defaults(func=cmd_server)
     p = sub.add_parser("parse-callgrind",
                        help="parse callgrind_annotate --inclusive=yes output")
     p.add_argument("file")
@@ -569,6 +799,12 @@ def main():
     for tool in ("g++", "gcov", "valgrind", "callgrind_annotate"):
         if a.cmd in ("crono", "ascylib") and shutil.which(tool) is None:
             sys.exit(f"cited-code-counts: {tool} not found (Debian: g++, valgrind)")
+    if a.cmd == "server":
+        absent = [t for t in ("gcc", "valgrind") if shutil.which(t) is None]
+        if absent:  # 77: ctest's SKIP_RETURN_CODE for the test cited_code_server
+            print(f"cited-code-counts: {', '.join(absent)} not found (Debian: gcc, valgrind): "
+                  "the server loop cannot be counted", file=sys.stderr)
+            sys.exit(77)
     a.func(a)
 
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project builds with, or says which to install.
 #   scripts/deps.sh             what the build and the simulator need
-#   scripts/deps.sh --tests     that, and the services of ctest workflow_slurm (a private
-#                               single-node Slurm cluster, docs/sweeps.md): scripts/test.sh
+#   scripts/deps.sh --tests     that, valgrind (ctest cited_code_server counts the server loop
+#                               with callgrind) and the services of ctest workflow_slurm (a
+#                               private single-node Slurm cluster, docs/sweeps.md): scripts/test.sh
 #   scripts/deps.sh PKG...      those packages instead (scripts/lint.sh: clang-format clang-tidy)
 # As root it installs what is missing; otherwise it prints the apt-get line and stops.
 set -euo pipefail
@@ -10,7 +11,7 @@ packages=(g++ gcc make cmake pkg-config libsystemc-dev libboost-dev libboost-pro
           catch2 nlohmann-json3-dev libsqlite3-dev libmetis-dev python3 snakemake python3-matplotlib)
 services=()
 if [ "${1:-}" = --tests ]; then
-  services=(slurmctld slurmd slurmdbd slurm-client munge mariadb-server)
+  services=(valgrind slurmctld slurmd slurmdbd slurm-client munge mariadb-server)
 elif [ $# -gt 0 ]; then
   packages=("$@")
 fi
@@ -24,9 +25,10 @@ mapfile -t missing < <(absent "${packages[@]}" "${services[@]}")
 if [ "$(id -u)" -ne 0 ]; then
   echo "Missing Debian packages. Install them with:" >&2
   echo "  sudo apt-get install ${missing[*]}" >&2
-  # Without the test services only ctest workflow_slurm fails: the rest goes on.
+  # Without the test packages only ctest workflow_slurm fails (and cited_code_server
+  # is skipped): the rest goes on.
   mapfile -t build_missing < <(absent "${packages[@]}")
-  [ ${#build_missing[@]} -eq 0 ] && { echo "(ctest workflow_slurm fails without them)" >&2; exit 0; }
+  [ ${#build_missing[@]} -eq 0 ] && { echo "(ctest workflow_slurm fails and cited_code_server is skipped without them)" >&2; exit 0; }
   exit 1
 fi
 echo "Installing: ${missing[*]}"

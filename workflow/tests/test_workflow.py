@@ -14,12 +14,14 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import assume  # noqa: E402
 import figures  # noqa: E402
 import splice  # noqa: E402
 import sweeps  # noqa: E402
 import tidy  # noqa: E402
 
 FIGURE_DIR = os.path.join(HERE, "..", "figures")
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 # Every definition the project ships: the figures, the experiments, the example sweep.
 DEFINITION_DIRS = [FIGURE_DIR] + [os.path.join(HERE, "..", d) for d in ("experiments", "sweeps")]
 
@@ -537,6 +539,73 @@ class Readable(unittest.TestCase):
                       figures.markdown("fig10", {"plot": self.PLOT}, "full", ROWS, POINTS, None))
 
     PLOT = Figures.PLOT
+
+
+class AssumptionSets(unittest.TestCase):
+    """`--config assume=paper`: every point on the paper preset, outputs under results/paper/ (docs/sweeps.md)."""
+
+    def test_points_take_the_preset_or_its_keys_and_keep_their_own(self):
+        keys = assume.own_keys(os.path.join(assume.preset_dir(ROOT), "paper.json"))
+        self.assertEqual(keys["server.instructions_per_request"], 157)
+        pts = [{"workload": "lock", "scheme": "central"},
+               {"workload": "lock", "scheme": "hier", "server.instructions_per_request": 40},
+               {"workload": "bfs", "config": "ddr4"}]
+        self.assertIs(assume.apply(pts, "as-written", ROOT), pts)
+        a, b, c = assume.apply(pts, "paper", ROOT)
+        self.assertEqual(a, {"config": "paper", "workload": "lock", "scheme": "central"})
+        self.assertEqual(b["server.instructions_per_request"], 40)  # the point's own value wins
+        self.assertEqual(c["config"], "ddr4")  # a named memory preset stays, with the paper's keys over it
+        self.assertEqual({k: c[k] for k in keys}, keys)
+        self.assertNotEqual(sweeps.point_id(a), sweeps.point_id(pts[0]))
+        self.assertEqual((assume.results_dir("as-written"), assume.results_dir("paper")), ("results", "results/paper"))
+        with self.assertRaises(ValueError) as e:
+            assume.check("papper")
+        self.assertIn("unknown assumption set (known: as-written, paper)", str(e.exception))
+
+    @unittest.skipUnless(SIM, "SYNCRON_SIM names the simulator (ctest sets it)")
+    def test_every_figure_point_under_paper_is_a_valid_configuration(self):
+        from unittest import mock
+        pts = [p for _, path in sweeps.definitions(FIGURE_DIR).items()
+               for p in assume.apply(sweeps.points(sweeps.load(path), "quick"), "paper", ROOT)]
+        with mock.patch.dict(os.environ, {"SYNCRON_PRESET_DIR": assume.preset_dir(ROOT)}):
+            self.assertEqual(sweeps.check_points(SIM, pts), [])
+
+    @unittest.skipUnless(SIM and shutil.which("snakemake"), "SYNCRON_SIM names the simulator; snakemake installed")
+    def test_a_quick_figure_under_paper_runs_on_the_preset_beside_the_as_written_run(self):
+        import csv
+        with tempfile.TemporaryDirectory() as d:
+            work = os.path.join(d, "work")
+
+            def run(*config, dry=False):
+                cmd = (["snakemake", "-s", SNAKEFILE, "--directory", work, "--cores", "2"] + (["-n"] if dry else []) +
+                       ["fig20", "--config", "mode=quick", f"sim={SIM}", "build=false", *config])
+                return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+            done = run("assume=paper")
+            self.assertEqual(done.returncode, 0, done.stdout[-3000:])
+            out = os.path.join(work, "results", "paper", "fig20")
+            with open(os.path.join(out, "fig20.csv")) as f:
+                rows = list(csv.DictReader(f))
+            self.assertEqual(len(rows), 6)
+            for r in rows:  # the point names the preset, and the run's configuration is the preset's
+                self.assertEqual(r["config"], "paper")
+                self.assertEqual(r["config.server.instructions_per_request"], "157")
+                self.assertEqual(r["config.workload.edge_instructions"], "8")
+                self.assertEqual(r["config.memory.vaults_per_unit"], "8")  # hbm4, its base
+            with open(os.path.join(out, "fig20.md")) as f:
+                self.assertIn("`snakemake --cores 2 fig20 --config mode=quick assume=paper` (6 points", f.read())
+            self.assertEqual(sorted(os.listdir(os.path.join(work, "results"))), ["paper"])
+            # The as-written run finds none of its outputs there: it plans every point of its own.
+            done = run(dry=True)
+            self.assertEqual(done.returncode, 0, done.stdout[-2000:])
+            self.assertRegex(done.stdout, r"\npoint +6 ")
+            self.assertIn("results/fig20/fig20.md", done.stdout)
+            # docs/results.md is the as-written run's: results_md refuses another assumption set.
+            cmd = ["snakemake", "-s", SNAKEFILE, "--directory", work, "-n", "--cores", "1", "results_md",
+                   "--config", "mode=full", "assume=paper", f"sim={SIM}", "build=false"]
+            done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            self.assertNotEqual(done.returncode, 0)
+            self.assertIn("run it without assume=paper", done.stdout)
 
 
 class Splice(unittest.TestCase):
