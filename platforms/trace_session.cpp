@@ -103,7 +103,7 @@ void TraceSession::write_gtkw() {
     const sc_core::sc_time end =
         m_vcd->latest_change() > sc_core::SC_ZERO_TIME ? m_vcd->latest_change() : sc_core::sc_time_stamp();
     write(files[0], gtkw_save_file(m_vcd->traced(), end.value(), {abs(files[1]), abs(files[2]), abs(files[3])},
-                                   "syncron-sim --gtkw: every signal of " + m_vcd->file() + " (" +
+                                   "syncron-sim --gtkw: the signals of " + m_vcd->file() + " that changed (" +
                                        m_params.workload.name + ", " + to_string(m_params.platform.scheme) + ")"));
     if (!failures.empty()) throw std::runtime_error(failures);
 }

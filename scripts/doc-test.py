@@ -37,9 +37,6 @@ SKIP = [
      "the linters: CI runs scripts/lint.sh as its own step (clang-tidy needs build-lint/, minutes)"),
     (r"^gtkwave\b",
      "GUI program; test_traces 'gtkw' cases check every save file against the VCD of its run"),
-    (r"^scripts/(applications|memory_energy)\.py\b",
-     "parameter sweeps of tens to hundreds of full-size runs (10 s to minutes); each point is a syncron-sim run "
-     "like the ones tested here"),
     (r"^scripts/cited-code-counts\.py (crono|ascylib)\b",
      "needs a checkout of a cited repository (not shipped; no network in CI); ctest cited_code_counts checks the "
      "script's parsers on recorded outputs"),

@@ -99,6 +99,20 @@ bool is_bulk(const std::string& group) { return ends(group, " cores") || ends(gr
 
 } // namespace
 
+bool gtkw_applies(const std::string& field, unsigned var_kinds) {
+    if (var_kinds == 0) return true;
+    const auto has = [var_kinds](Primitive p) { return (var_kinds & (1u << static_cast<unsigned>(p))) != 0; };
+    if (field == "lock_owner") return has(Primitive::lock);
+    if (field == "barrier_count") return has(Primitive::barrier);
+    if (field == "sem_resources") return has(Primitive::semaphore);
+    return true;
+}
+
+bool gtkw_shows(const TracedSignal& s) {
+    const size_t dot = s.name.rfind('.');
+    return s.changed && gtkw_applies(dot == std::string::npos ? s.name : s.name.substr(dot + 1), s.var_kinds);
+}
+
 std::string gtkw_state_filter() {
     std::string out;
     for (const CoreActivity a :
@@ -143,7 +157,12 @@ std::string gtkw_save_file(const std::vector<TracedSignal>& signals, uint64_t en
                            const std::string& title) {
     // Groups in the order their first signal was declared.
     std::vector<std::pair<std::string, std::vector<std::pair<Row, const TracedSignal*>>>> groups;
+    size_t left_out = 0;
     for (const TracedSignal& s : signals) {
+        if (!gtkw_shows(s)) {
+            ++left_out;
+            continue;
+        }
         Row r = classify(s.name);
         auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == r.group; });
         if (it == groups.end()) it = groups.insert(groups.end(), {r.group, {}});
@@ -162,7 +181,12 @@ std::string gtkw_save_file(const std::vector<TracedSignal>& signals, uint64_t en
     for (std::string line; std::getline(title_lines, line);) out << "[*] " << line << "\n";
     out << "[*] Opens zoomed to the whole run (0.." << end << " VCD time units); state, op and\n"
         << "[*] lock_owner are shown by name through the translate filter files below.\n"
-        << "[*] Encodings: docs/traces.md, section \"Waveforms (--vcd)\".\n[*]\n"
+        << "[*] Encodings: docs/traces.md, section \"Waveforms (--vcd)\".\n";
+    if (left_out)
+        out << "[*] Left out: " << left_out << " of " << signals.size()
+            << " signals that never changed from 0 or do not apply to\n"
+            << "[*] their variable's kind; the VCD has every signal.\n";
+    out << "[*]\n"
         << "[timestart] 0\n[size] 1400 800\n[signals_width] 300\n"
         << zoom << "\n";
     unsigned flags = ~0u;

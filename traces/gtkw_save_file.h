@@ -8,7 +8,8 @@
 // the run's end time), one group per traced variable / SE / unit's cores /
 // links / AT queues / unit's vaults in that order (the cores and vaults
 // closed when other groups are there), every row labelled by unit, core or
-// variable, and the core
+// variable, only the rows that changed during the run and apply to their
+// variable's kind (the VCD keeps every signal), and the core
 // state, the operation and the lock owner shown by name through translate
 // filter files (a value in decimal, then its name, one per line).
 #include <cstdint>
@@ -42,9 +43,19 @@ struct GtkwFilterPaths {
     std::string state, op, owner;
 };
 
+/// Whether a traced variable's row `field` (lock_owner, barrier_count, ...)
+/// means something for a variable reported as `var_kinds` (TracedSignal):
+/// lock_owner for a lock, barrier_count for a barrier, sem_resources for a
+/// semaphore, the waiting lists and flags for every kind; 0 = unknown: yes.
+bool gtkw_applies(const std::string& field, unsigned var_kinds);
+/// Whether the save file shows `s`: it changed during the run and applies to
+/// its variable's kind.
+bool gtkw_shows(const TracedSignal& s);
+
 /// The save file for `signals` (VcdRecorder::traced()) of a run that ends at
-/// `end` VCD time units. `title` goes into the leading comment (one "[*]"
-/// line per line).
+/// `end` VCD time units, without the rows gtkw_shows() leaves out (the
+/// leading comment counts them). `title` goes into the leading comment (one
+/// "[*]" line per line).
 std::string gtkw_save_file(const std::vector<TracedSignal>& signals, uint64_t end, const GtkwFilterPaths& filters,
                            const std::string& title);
 

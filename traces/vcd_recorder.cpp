@@ -182,6 +182,15 @@ void VcdRecorder::Sig::assign_bits(const std::string& bits) {
     *vec = t.c_str();
 }
 
+bool VcdRecorder::Sig::nonzero() const {
+    switch (kind) {
+    case Kind::bit: return bit;
+    case Kind::word: return word != 0;
+    case Kind::vector: return vec->or_reduce() == sc_dt::Log_1;
+    }
+    return false;
+}
+
 std::string VcdRecorder::Sig::text() const {
     switch (kind) {
     case Kind::bit: return bit ? "1" : "0";
@@ -213,7 +222,7 @@ VcdRecorder::Sig* VcdRecorder::declare(const std::string& name, Sig::Kind kind, 
 std::vector<TracedSignal> VcdRecorder::traced() const {
     std::vector<TracedSignal> out;
     out.reserve(m_sigs.size());
-    for (const auto& s : m_sigs) out.push_back({s.name, s.width});
+    for (const auto& s : m_sigs) out.push_back({s.name, s.width, s.changed, s.var_kinds ? *s.var_kinds : 0u});
     return out;
 }
 
@@ -301,6 +310,10 @@ VcdRecorder::VcdRecorder(sc_core::sc_module_name name, const std::string& path, 
                  declare(p + "global_waiting", K::vector, std::max(1u, units)),
                  declare(p + "barrier_count", K::word, 32), declare(p + "sem_resources", K::word, 32),
                  declare(p + "buffered", K::bit, 1), declare(p + "in_memory", K::bit, 1)});
+            const VarSigs& vs = per_se.back();
+            for (Sig* s : {vs.lock_owner, vs.local_waiting, vs.global_waiting, vs.barrier_count, vs.sem_resources,
+                           vs.buffered, vs.in_memory})
+                if (s) s->var_kinds = &m_var_kinds[v];
         }
     }
     for (const auto& l : m_layout.links) {
@@ -387,6 +400,7 @@ void VcdRecorder::apply(const Change& c, const sc_time& now) {
     if (c.add) {
         const int64_t v = static_cast<int64_t>(s.word) + c.delta;
         s.assign(v < 0 ? 0 : static_cast<uint64_t>(v));
+        if (!s.changed) m_unsettled.push_back(&s);
         if (c.at < now) ++m_late;
         return;
     }
@@ -401,9 +415,22 @@ void VcdRecorder::apply(const Change& c, const sc_time& now) {
         s.assign_bits(c.bits);
     else
         s.assign(c.value);
+    if (!s.changed) m_unsettled.push_back(&s);
+}
+
+void VcdRecorder::note_changes() {
+    // Called once a time step is over: the values now held are the ones the
+    // VCD shows for it (a 0 -> 1 -> 0 within one step shows nothing). A
+    // signal showing anything but 0 has changed; once true, never tested again.
+    for (Sig* s : m_unsettled) s->changed = s->changed || s->nonzero();
+    m_unsettled.clear();
 }
 
 void VcdRecorder::apply_due(const sc_time& now) {
+    if (now != m_step) { // the previous time step is over
+        note_changes();
+        m_step = now;
+    }
     while (!m_pending.empty() && m_pending.top().at <= now) {
         const Change c = m_pending.top();
         m_pending.pop();
@@ -442,6 +469,7 @@ void VcdRecorder::on_service(const ServiceRecord& r) {
     for (const VarSnapshot& v : r.vars) {
         auto it = m_vars.find(v.addr);
         if (it == m_vars.end() || r.se >= it->second.size()) continue;
+        m_var_kinds[v.addr] |= 1u << static_cast<unsigned>(v.kind);
         const VarSigs& vs = it->second[r.se];
         set(vs.lock_owner, r.end, v.lock_held ? owner_code(v.owner_se, v.owner_core) : 0);
         set_bits(vs.local_waiting, r.end, v.local);
@@ -505,6 +533,7 @@ void VcdRecorder::close() {
     // Writes the header if nothing was traced yet, and the current time
     // step's changes (not written by the kernel after sc_stop / an error).
     TraceCycle::run(m_tf);
+    note_changes(); // the last time step, as just written
     sc_core::sc_close_vcd_trace_file(m_tf);
     m_tf = nullptr;
     try {
@@ -643,6 +672,7 @@ void VcdRecorder::append_pending() {
                 before.emplace_back(c.sig, c.sig->text());
             apply(c, t);
         }
+        note_changes();
         bool stamped = false;
         for (const auto& [sig, old] : before) {
             const std::string now = sig->text();

@@ -71,10 +71,18 @@ struct VcdLayout {
     unsigned clients(unsigned unit) const;
 };
 
-/// A traced VCD signal: its name (as in the table above) and bit width.
+/// A traced VCD signal: its name (as in the table above) and bit width, and
+/// what the run showed of it (VcdRecorder::traced(), once the run is over).
 struct TracedSignal {
     std::string name;
     unsigned width = 1;
+    /// False when its value never left the initial 0 (a vault never accessed,
+    /// a lock's barrier_count): the save file leaves it out, the VCD keeps it.
+    bool changed = true;
+    /// A traced variable's signal (var_0x...): the kinds the SEs reported it
+    /// as, bit 1 << Primitive (lock, barrier, semaphore, condvar); 0 = not a
+    /// variable's signal, or no report (every row then applies).
+    unsigned var_kinds = 0;
 };
 
 class VcdRecorder : public sc_core::sc_module, public TraceSink {
@@ -114,7 +122,9 @@ public:
 
     const std::string& file() const { return m_file; } ///< the VCD written
     std::vector<std::string> signals() const;          ///< traced names, declaration order
-    std::vector<TracedSignal> traced() const;          ///< the same with their widths
+    /// The same with their widths, whether each changed so far, and a traced
+    /// variable's kinds (after the run: what --gtkw's save file shows).
+    std::vector<TracedSignal> traced() const;
     /// The latest time of any value change recorded so far (written or pending).
     sc_core::sc_time latest_change() const { return m_latest; }
     size_t pending() const { return m_pending.size(); }
@@ -153,6 +163,9 @@ private:
         std::unique_ptr<sc_dt::sc_bv_base> vec;
         sc_core::sc_time last; ///< record time of the value shown (sets only)
         bool set_once = false;
+        bool changed = false;                ///< ever shown (at a time step's end) a value other than 0
+        const unsigned* var_kinds = nullptr; ///< a traced variable's kinds (m_var_kinds), else null
+        bool nonzero() const;
         void assign(uint64_t v);
         void assign_bits(const std::string& bits); ///< '1' = 1, core/SE 0 last
         std::string text() const;                  ///< VCD value, e.g. "b101", "1"
@@ -188,6 +201,7 @@ private:
     void schedule(); ///< apply what is due, arm m_wake for the rest
     void apply_due(const sc_core::sc_time& now);
     void apply(const Change& c, const sc_core::sc_time& now);
+    void note_changes();        ///< once a time step is over: Sig::changed of the signals it touched
     void wake();                ///< SC_METHOD on m_wake
     void append_pending();      ///< after the trace file is closed
     void check_written() const; ///< throws when SystemC lost a write (see close())
@@ -202,10 +216,13 @@ private:
     std::vector<SeSigs> m_se;
     std::vector<std::vector<CoreSigs>> m_cores;
     std::map<uint64_t, std::vector<VarSigs>> m_vars;
+    std::map<uint64_t, unsigned> m_var_kinds; ///< bit 1 << Primitive of each kind a variable was reported as
     std::map<std::pair<unsigned, unsigned>, LinkSigs> m_links;
     std::unordered_map<std::string, Sig*> m_queues;
     std::map<std::pair<unsigned, unsigned>, Sig*> m_vaults; // requests in flight
     std::priority_queue<Change, std::vector<Change>, std::greater<Change>> m_pending;
+    std::vector<Sig*> m_unsettled; ///< touched in time step m_step and not yet known to have changed
+    sc_core::sc_time m_step;       ///< the time step of the changes applied last
     uint64_t m_seq = 0;
     sc_core::sc_time m_latest;
     uint64_t m_late = 0, m_stale = 0;

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -41,6 +42,7 @@ std::string tmp(const std::string& name) { return syncron::test::temp_path("sync
 struct Vcd {
     std::vector<TracedSignal> signals;
     std::set<std::string> gtkwave_names; ///< as GTKWave names them: SystemC.a.b[15:0]
+    std::set<std::string> changed;       ///< signals shown with a value other than 0 at some time
     uint64_t last_time = 0;
 };
 
@@ -53,12 +55,20 @@ Vcd read_vcd(const std::string& path) {
     std::string line;
     bool body = false;
     uint64_t stamp = 0;
+    std::map<std::string, std::string> names; // VCD identifier -> signal name
     while (std::getline(in, line)) {
         if (body) {
-            if (!line.empty() && line[0] == '#')
+            if (!line.empty() && line[0] == '#') {
                 stamp = std::stoull(line.substr(1));
-            else if (!line.empty() && line[0] != '$')
+            } else if (!line.empty() && line[0] != '$') {
                 v.last_time = stamp; // a value change at `stamp`
+                // "b101 id" or "1id": a value with a 1 bit is a change from the initial 0.
+                const bool vector = line[0] == 'b';
+                const size_t space = line.find(' ');
+                const std::string value = vector ? line.substr(1, space - 1) : line.substr(0, 1);
+                const std::string id = vector ? line.substr(space + 1) : line.substr(1);
+                if (value.find('1') != std::string::npos && names.count(id)) v.changed.insert(names[id]);
+            }
             continue;
         }
         std::istringstream ls(line);
@@ -78,6 +88,7 @@ Vcd read_vcd(const std::string& path) {
             full += ref;
             REQUIRE(full.rfind("SystemC.", 0) == 0);
             v.signals.push_back({full.substr(8), static_cast<unsigned>(std::stoul(width))});
+            names[id] = full.substr(8);
             v.gtkwave_names.insert(full + (range != "$end" ? range : ""));
         } else if (tok == "$enddefinitions") {
             body = true;
@@ -177,30 +188,32 @@ TEST_CASE("traces: gtkw: --gtkw writes a save file for exactly the run's signals
     const Vcd v = read_vcd(vcd);
     const SaveFile f = read_gtkw(gtkw);
     check_names_exist(f, v, gtkw);
-    // Exactly the VCD's signals (SystemC orders the VCD's scopes its own way).
+    // Exactly the VCD's signals that changed and apply to the traced barrier
+    // (SystemC orders the VCD's scopes its own way).
+    const unsigned barrier = 1u << static_cast<unsigned>(Primitive::barrier);
     std::vector<std::string> want, got = f.signals;
-    for (const auto& s : v.signals) want.push_back(gtkw_signal_name(s));
+    for (const auto& s : v.signals)
+        if (v.changed.count(s.name) &&
+            gtkw_applies(s.name.substr(s.name.rfind('.') + 1), s.name.rfind("var_", 0) == 0 ? barrier : 0u))
+            want.push_back(gtkw_signal_name(s));
     std::sort(want.begin(), want.end());
     std::sort(got.begin(), got.end());
     CHECK(got == want);
-    // The first barrier variable (0x14040 on 2 units under hier: variables follow the servers' tables), the
-    // server cores, the AT queues.
+    CHECK(want.size() < v.signals.size());
+    // The server cores and the links; not the first barrier variable (0x14040 on 2 units under hier:
+    // variables follow the servers' tables) nor the SEs: hier's servers hold the barrier, so its SE rows
+    // and the SEs never change (both in the VCD).
     const std::string text = slurp(gtkw);
-    CHECK(text.find("+{0x14040 @SE1 barrier_count} SystemC.var_0x14040.unit1.barrier_count[31:0]") !=
-          std::string::npos);
     CHECK(text.find("+{u1.server state} SystemC.unit1.server.state[1:0]") != std::string::npos);
-    CHECK(text.find("-AT queues") != std::string::npos);
-    // What a user opens it for first: the traced variable, then the SEs; the
-    // per-unit cores and vaults follow, closed (GTKWave's closed-group flags).
-    const size_t var = text.find("-variable 0x14040"), se = text.find("-SE 0"), cores = text.find("-unit 0 cores");
-    REQUIRE(var != std::string::npos);
-    REQUIRE(se != std::string::npos);
+    CHECK(v.gtkwave_names.count("SystemC.var_0x14040.unit1.barrier_count[31:0]") == 1);
+    CHECK(text.find("-variable 0x14040") == std::string::npos);
+    CHECK(text.find("-SE 0") == std::string::npos);
+    // The per-unit cores follow, closed (GTKWave's closed-group flags), beside the links.
+    const size_t cores = text.find("-unit 0 cores"), links = text.find("-links");
     REQUIRE(cores != std::string::npos);
-    CHECK(var < se);
-    CHECK(se < cores);
+    REQUIRE(links != std::string::npos);
+    CHECK(cores < links);
     CHECK(text.find("@c00200\n-unit 0 cores\n") != std::string::npos);
-    CHECK(text.find("@1401200\n-unit 0 vaults\n") != std::string::npos);
-    CHECK(text.find("@800200\n-variable 0x14040\n") != std::string::npos); // open
     // Zoomed to the whole run.
     CHECK(f.zoom == Approx(gtkw_zoom_full(v.last_time)).margin(0.05));
     CHECK(f.zoom < -10);
@@ -216,6 +229,85 @@ TEST_CASE("traces: gtkw: --gtkw writes a save file for exactly the run's signals
     const std::string owner = slurp(tmp("run_owner.txt"));
     CHECK(owner.find("\n1003 u1.core2\n1004 u1.server\n") != std::string::npos); // 3 clients + the server
     for (const char* f2 : {"run.vcd", "run.gtkw", "run_state.txt", "run_op.txt", "run_owner.txt"})
+        std::remove(tmp(f2).c_str());
+}
+
+TEST_CASE("traces: gtkw: the save file leaves out what never changed and what does not apply", "[traces][gtkw]") {
+    std::vector<TracedSignal> sigs = {
+        {"var_0x10000.unit0.lock_owner", 32, true, 1u << static_cast<unsigned>(Primitive::lock)},
+        {"var_0x10000.unit0.barrier_count", 32, true, 1u << static_cast<unsigned>(Primitive::lock)},
+        {"var_0x10000.unit0.local_waiting", 15, true, 1u << static_cast<unsigned>(Primitive::lock)},
+        {"unit0.se.overflow", 1, false, 0},
+        {"unit0.vault1.requests_in_flight", 32, true, 0},
+        {"unit0.vault2.requests_in_flight", 32, false, 0},
+    };
+    const std::string text = gtkw_save_file(sigs, 1000, {"s.txt", "o.txt", "w.txt"}, "test");
+    CHECK(text.find("SystemC.var_0x10000.unit0.lock_owner[31:0]") != std::string::npos);
+    CHECK(text.find("SystemC.var_0x10000.unit0.local_waiting[14:0]") != std::string::npos);
+    CHECK(text.find("barrier_count") == std::string::npos); // a lock's: does not apply
+    CHECK(text.find("overflow") == std::string::npos);      // never changed
+    CHECK(text.find("SystemC.unit0.vault1.requests_in_flight[31:0]") != std::string::npos);
+    CHECK(text.find("vault2") == std::string::npos);
+    CHECK(text.find("[*] Left out: 3 of 6 signals") != std::string::npos);
+    // Nothing left out: no such comment (the shipped save files).
+    sigs.resize(1);
+    CHECK(gtkw_save_file(sigs, 1000, {"s.txt", "o.txt", "w.txt"}, "test").find("Left out") == std::string::npos);
+    // Kinds: a row applies when the variable was reported as its kind (or never reported).
+    const unsigned lock = 1u << static_cast<unsigned>(Primitive::lock);
+    const unsigned sem = 1u << static_cast<unsigned>(Primitive::semaphore);
+    CHECK(gtkw_applies("lock_owner", lock));
+    CHECK_FALSE(gtkw_applies("sem_resources", lock));
+    CHECK(gtkw_applies("sem_resources", sem | lock));
+    CHECK_FALSE(gtkw_applies("lock_owner", sem));
+    CHECK(gtkw_applies("barrier_count", 0));
+    CHECK(gtkw_applies("global_waiting", sem));
+}
+
+TEST_CASE("traces: gtkw: a run's save file shows its touched vaults and its lock's rows only", "[traces][gtkw]") {
+    // The stack: its data in a few of hmc4's 32 vaults a unit, one lock (the first variable) under SynCron.
+    const std::string vcd = tmp("stack.vcd"), gtkw = tmp("stack.gtkw");
+    const auto r =
+        syncron::test::run_sim("--workload stack --ops 4 --vcd " + vcd + " --trace-var first --gtkw " + gtkw);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    const Vcd v = read_vcd(vcd);
+    const std::string text = slurp(gtkw);
+    // The VCD keeps every signal; the save file names only those that changed.
+    std::string untouched, touched, lock;
+    for (const auto& s : v.signals) {
+        if (s.name.rfind("var_", 0) == 0 && lock.empty()) lock = s.name.substr(0, s.name.find('.'));
+        if (s.name.find(".vault") == std::string::npos) continue;
+        std::string& which = v.changed.count(s.name) ? touched : untouched;
+        if (which.empty()) which = gtkw_signal_name(s);
+    }
+    INFO(text);
+    REQUIRE_FALSE(untouched.empty());
+    REQUIRE_FALSE(touched.empty());
+    REQUIRE_FALSE(lock.empty());
+    CHECK(text.find(" " + untouched + "\n") == std::string::npos);
+    CHECK(text.find(" " + touched + "\n") != std::string::npos);
+    // The lock: its owner shown, its barrier and semaphore rows left out (declared in the VCD).
+    CHECK(v.gtkwave_names.count("SystemC." + lock + ".unit0.barrier_count[31:0]") == 1);
+    CHECK(text.find(lock + ".unit0.barrier_count") == std::string::npos);
+    CHECK(text.find("barrier_count") == std::string::npos);
+    CHECK(text.find("sem_resources") == std::string::npos);
+    CHECK(text.find("SystemC." + lock + ".unit0.lock_owner[31:0]") != std::string::npos);
+    CHECK(text.find("[*] Left out: ") != std::string::npos);
+    // What a user opens it for first: the traced variable (open), then the SEs; the per-unit cores and
+    // vaults follow, closed (GTKWave's closed-group flags).
+    const std::string group = "-variable " + lock.substr(4);
+    const size_t var = text.find(group + "\n"), se = text.find("-SE 0\n"), cores = text.find("-unit 0 cores\n");
+    REQUIRE(var != std::string::npos);
+    REQUIRE(se != std::string::npos);
+    REQUIRE(cores != std::string::npos);
+    CHECK(var < se);
+    CHECK(se < cores);
+    CHECK(text.find("@800200\n" + group + "\n") != std::string::npos); // open
+    CHECK(text.find("@c00200\n-unit 0 cores\n") != std::string::npos);
+    CHECK(text.find("@1401200\n-unit 0 vaults\n") != std::string::npos);
+    CHECK(text.find("+{" + lock.substr(4) + " @SE0 lock_owner} SystemC." + lock + ".unit0.lock_owner[31:0]") !=
+          std::string::npos);
+    for (const char* f2 : {"stack.vcd", "stack.gtkw", "stack_state.txt", "stack_op.txt", "stack_owner.txt"})
         std::remove(tmp(f2).c_str());
 }
 

@@ -33,6 +33,24 @@ The `plot` section of a sweep definition:
       - paper: "Central < Hier < SynCron <= Ideal"
         order: {scheme: [central, hier, syncron, ideal]}  # the y of each group ascends in this order
         y: throughput_ops_per_us
+
+`table` replaces the table of the plot's data under the plot; a list of them keeps it and adds each:
+
+    table:
+      - title: "A sentence before the table."
+        rows: [workload]               # a row per value (or combination) of these parameters
+        where: {scheme: syncron}       # optional: only these rows of the CSV
+        labels: {overflow_fraction: "overflow %"}   # headings of plain columns
+        scale: {overflow_fraction: 100}             # factors of plain columns
+        columns:
+          - overflow_fraction          # a CSV column, of the group's first row
+          - {y: energy.total, scale: 1.0e-6, label: "energy (uJ)"}
+          - {y: energy.total, per: operations}     # divided by another column of the same row
+          - {y: simulated_ns, where: {scheme: hier}, over: {scheme: syncron}, invert: false}
+            # the group's row with scheme hier, over the row of the same point with scheme syncron (x)
+          - {y: [data_movement.within_units.sync, data_movement.across_links.sync]}   # a sum
+        summary:                       # one row each: every column aggregated over the rows selected
+          - {label: "geomean, graph kernels", over: geomean, where: {workload: [bfs, cc]}}
 """
 import math
 
@@ -390,21 +408,97 @@ def fmt(v):
     return str(v)
 
 
+def column_label(c, labels):
+    """A table column's heading: its own `label`, the table's `labels` entry, or its statistic's name."""
+    if isinstance(c, dict):
+        y = c["y"] if isinstance(c["y"], str) else " + ".join(c["y"])
+        return c.get("label") or labels.get(y, y)
+    return labels.get(c, c)
+
+
+def statistic(row, y):
+    """`row`'s column `y`, or the sum of the columns of the list `y` (None when one is not a number)."""
+    if not isinstance(y, list):
+        return row.get(y)
+    values = [row.get(k) for k in y]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return None
+    return sum(values)
+
+
+def column_value(c, group, rows, params, scale):
+    """One cell of a `table` spec: the column `c` (a CSV column, or a mapping, docs/sweeps.md) of the first
+    row of `group` that matches its `where`; None when there is none or it is not a number."""
+    if not isinstance(c, dict):
+        c = {"y": c, "scale": scale.get(c, 1)}
+    hit = [r for r in group if matches(r, c.get("where"))]
+    if not hit:
+        return None
+    r, y = hit[0], c["y"]
+    v = statistic(r, y)
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return v if v is not None and not isinstance(v, (int, float)) else None
+    if c.get("per"):  # a ratio of two statistics of the row (energy per operation)
+        d = r.get(c["per"])
+        v = v / d if isinstance(d, (int, float)) and d else None
+    if v is not None and c.get("over"):  # over the row of the same point with these parameters
+        ref = [b for b in rows if matches(b, c["over"]) and
+               group_key(b, params, c["over"]) == group_key(r, params, c["over"])]
+        base = statistic(ref[0], y) if ref else None
+        if not isinstance(base, (int, float)) or not base or not v:
+            return None
+        v = base / v if c.get("invert") else v / base
+    return v * c.get("scale", 1) if v is not None else None
+
+
+def aggregate(values, over):
+    xs = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if over == "geomean":
+        xs = [v for v in xs if v > 0]
+    if not xs:
+        return None
+    if over == "geomean":
+        return math.exp(sum(math.log(x) for x in xs) / len(xs))
+    return {"mean": sum(xs) / len(xs), "min": min(xs), "max": max(xs)}[over]
+
+
+def spec_table(rows, points, table_spec):
+    """A `table` spec's Markdown table: a row per distinct value of its `rows` parameters, a column per
+    entry of `columns`, then its `summary` rows (an aggregate of each column over the rows they select)."""
+    params = params_of(points)
+    keys = table_spec.get("rows") or []
+    cols = table_spec.get("columns") or []
+    labels = table_spec.get("labels", {})
+    scale = table_spec.get("scale", {})
+    mine = [r for r in rows if matches(r, table_spec.get("where"))]
+    groups = ordered(tuple(r.get(k) for k in keys) for r in mine)
+    members = {g: [r for r in mine if tuple(r.get(k) for k in keys) == g] for g in groups}
+    head = keys + [column_label(c, labels) for c in cols]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(keys) + "---:|" * len(cols)]
+    cells = {}
+    for g in groups:
+        cells[g] = [column_value(c, members[g], rows, params, scale) for c in cols]
+        shown = [fmt(v) + ("×" if isinstance(c, dict) and c.get("over") and v is not None else "")
+                 for c, v in zip(cols, cells[g])]
+        lines.append("| " + " | ".join([fmt(v) for v in g] + shown) + " |")
+    for s in table_spec.get("summary") or []:
+        over = s.get("over", "mean")
+        if over not in AGGREGATES:
+            raise FigureError(f"table.summary over: unknown '{over}' (known: {', '.join(AGGREGATES)})")
+        chosen = [g for g in groups if members[g] and matches(members[g][0], s.get("where"))]
+        values = [aggregate([cells[g][i] for g in chosen], over) for i in range(len(cols))]
+        shown = [fmt(v) + ("×" if isinstance(c, dict) and c.get("over") and v is not None else "")
+                 for c, v in zip(cols, values)]
+        label = s.get("label") or f"{over} of {len(chosen)}"
+        lines.append("| " + " | ".join([f"*{label}*"] + [""] * (len(keys) - 1) + shown) + " |")
+    return "\n".join(lines)
+
+
 def table(rows, points, spec, table_spec=None):
     """The figure's data as a Markdown table."""
     params = params_of(points)
     if table_spec:
-        keys = table_spec.get("rows") or []
-        cols = table_spec.get("columns") or []
-        mine = [r for r in rows if matches(r, table_spec.get("where"))]
-        head = keys + [table_spec.get("labels", {}).get(c, c) for c in cols]
-        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(keys) + "---:|" * len(cols)]
-        for r in mine:
-            scale = table_spec.get("scale", {})
-            lines.append("| " + " | ".join([fmt(r.get(k)) for k in keys] +
-                                          [fmt(r.get(c) * scale.get(c, 1) if isinstance(r.get(c), (int, float))
-                                               else r.get(c)) for c in cols]) + " |")
-        return "\n".join(lines)
+        return spec_table(rows, points, table_spec)
     if spec.get("kind") == "stacked":
         return stacked_table(rows, params, spec)
     x, series = spec["x"], spec.get("series")
@@ -557,5 +651,11 @@ def markdown(name, spec, mode, rows, points, png, sweep=None):
         out += [f"![{name}]({png})", ""]
     if spec.get("claims"):
         out += [claims_table(rows, points, spec["claims"]), ""]
-    out += [table(rows, points, spec.get("plot") or {}, spec.get("table")), ""]
+    tables = spec.get("table")
+    if isinstance(tables, list):  # several tables, each after its own sentence
+        out += [table(rows, points, spec.get("plot") or {}), ""]
+        for t in tables:
+            out += ([t["title"].strip(), ""] if t.get("title") else []) + [table(rows, points, {}, t), ""]
+    else:
+        out += [table(rows, points, spec.get("plot") or {}, tables), ""]
     return "\n".join(out)

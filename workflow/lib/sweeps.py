@@ -16,6 +16,15 @@ when its name contains a dot, a configuration key passed as `--set KEY=V`.
 A point's identity is the hash of its arguments, so the same point asked
 for by two figures is simulated once, and changing one parameter of a sweep
 only adds the points whose arguments changed.
+
+A list of names may come from the simulator instead of being copied into
+the definition: `{from: KIND}` anywhere in it (a parameter's values, a
+`where`) stands for the names `syncron-sim` lists (simulator_names): its
+presets (`--list-presets`), its schemes, its workloads, one family of them
+(`microbenchmarks`, `data structures`, `applications`) or the workloads
+that read a graph (`graph applications`), each from `--help`:
+
+    common: {config: {from: presets}, workload: {from: microbenchmarks}}
 """
 import concurrent.futures
 import hashlib
@@ -23,6 +32,7 @@ import itertools
 import json
 import math
 import os
+import re
 import subprocess
 
 import yaml
@@ -43,8 +53,102 @@ class SweepError(ValueError):
     """A malformed sweep definition; the message names the file and the key."""
 
 
-def load(path):
-    """The definition in `path` (YAML), checked."""
+def option_text(help_text, option):
+    """The description of `--option` in `syncron-sim --help`, its wrapped lines joined by single spaces."""
+    out, inside = [], False
+    for line in help_text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("-"):  # an option's first line: `--name ARG   description`
+            inside = stripped.startswith(f"--{option} ") or stripped.startswith(f"--{option}\t")
+            if inside:
+                out.append(stripped[len(option) + 2:].strip())
+        elif inside and stripped:
+            out.append(stripped)
+        elif inside:
+            inside = False
+    return " ".join(" ".join(out).split())
+
+
+def names_from_help(help_text, presets_text):
+    """{kind: [names]} as simulator_names() returns them, from the texts of `--help` and `--list-presets`."""
+    names = {"presets": [ln.split()[0] for ln in presets_text.splitlines() if ln.strip()]}
+    scheme = option_text(help_text, "scheme")
+    found = re.search(r"synchronization scheme: (.*?), or all\b", scheme)
+    names["schemes"] = [n.strip() for n in found.group(1).split(",")] if found else []
+    workload = option_text(help_text, "workload")
+    found = re.search(r"workload: (.*?) \(default", workload)
+    names["workloads"] = []
+    for family in (found.group(1).split(";") if found else []):
+        label, _, listed = family.rpartition(":")
+        members = [n.strip() for n in listed.split(",") if n.strip()]
+        names["workloads"] += members
+        if label.strip():
+            names[label.strip()] = members
+    found = re.search(r"graph applications \(([^)]*)\)", option_text(help_text, "graph"))
+    names["graph applications"] = [n.strip() for n in found.group(1).split(",")] if found else []
+    return names
+
+
+_NAMES = {}
+
+
+def simulator_names(sim):
+    """{kind: [names]} of the simulator `sim`: presets, schemes, workloads, each workload family, graph
+    applications. Asked once per simulator and run."""
+    if sim not in _NAMES:
+        texts = []
+        for flag in ("--help", "--list-presets"):
+            try:
+                done = subprocess.run([sim, flag], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            except OSError as e:
+                raise SweepError(f"cannot run the simulator '{sim}' for its names ({flag}): {e.strerror}") from None
+            if done.returncode != 0:
+                raise SweepError(f"'{sim} {flag}' failed (exit status {done.returncode}): {done.stderr.strip()}")
+            texts.append(done.stdout)
+        names = names_from_help(*texts)
+        empty = [k for k in ("presets", "schemes", "workloads", "graph applications") if not names.get(k)]
+        if empty:
+            raise SweepError(f"'{sim} --help' / '--list-presets' name no {', '.join(empty)}: "
+                             "is it syncron-sim?")
+        _NAMES[sim] = names
+    return _NAMES[sim]
+
+
+def uses_names(spec):
+    """Whether `spec` (or any part of it) has a `{from: KIND}` to be filled with the simulator's names."""
+    if isinstance(spec, dict):
+        return set(spec) <= {"from"} and "from" in spec or any(uses_names(v) for v in spec.values())
+    if isinstance(spec, list):
+        return any(uses_names(v) for v in spec)
+    return False
+
+
+def resolve_names(spec, names, where="definition"):
+    """`spec` with every `{from: KIND}` replaced by the list `names[KIND]` (inside a list: spliced in, and
+    the list's repeats dropped)."""
+    if isinstance(spec, dict):
+        if set(spec) == {"from"}:
+            kind = spec["from"]
+            if kind not in names:
+                raise SweepError(f"{where}: {{from: {kind}}}: the simulator lists no '{kind}' (it lists: "
+                                 f"{', '.join(sorted(names))})")
+            return list(names[kind])
+        return {k: resolve_names(v, names, where) for k, v in spec.items()}
+    if isinstance(spec, list):
+        spliced = [isinstance(v, dict) and set(v) == {"from"} for v in spec]
+        out = []
+        for v, splice in zip(spec, spliced):
+            r = resolve_names(v, names, where)
+            out += r if splice else [r]
+        if any(spliced):  # names listed twice (a family and one of its names) appear once, first place
+            out = [x for i, x in enumerate(out) if x not in out[:i]]
+        return out
+    return spec
+
+
+def load(path, names=None):
+    """The definition in `path` (YAML), checked. `names`: {kind: [names]} (simulator_names) or a function
+    that returns them, asked only when the definition has a `{from: KIND}`."""
     try:
         with open(path) as f:
             spec = yaml.safe_load(f)
@@ -54,6 +158,14 @@ def load(path):
         mark = getattr(e, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""
         raise SweepError(f"{path}{where}: not valid YAML: {getattr(e, 'problem', e)}") from None
+    if uses_names(spec):
+        if names is None:
+            raise SweepError(f"{path}: takes names from the simulator ({{from: ...}}) but none was given")
+        try:
+            listed = names() if callable(names) else names
+        except SweepError as e:
+            raise SweepError(f"{path}: {e}") from None
+        spec = resolve_names(spec, listed, path)
     check(spec, path)
     return spec
 

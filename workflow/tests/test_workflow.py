@@ -6,6 +6,7 @@ the plots and tables, the claims, and the splicing into docs/results.md.
 import concurrent.futures
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,6 +31,26 @@ def every_definition():
     for d in DEFINITION_DIRS:
         yield from sweeps.definitions(d).items()
 SIM = os.environ.get("SYNCRON_SIM")
+
+# What `syncron-sim --help` and `--list-presets` listed when this was written: the names a definition's
+# {from: KIND} stands for when no simulator is given (SYNCRON_SIM unset); with one, its own are used.
+SAMPLE_NAMES = {
+    "presets": ["ddr4", "hbm4", "hmc4"],
+    "schemes": ["syncron", "flat", "central", "hier", "ideal", "remote_atomics", "syncron_central_ovrfl",
+                "syncron_distrib_ovrfl", "mesi_lock"],
+    "microbenchmarks": ["lock", "barrier", "semaphore", "condvar"],
+    "data structures": ["stack", "queue", "array_map", "priority_queue", "skip_list", "hash_table", "linked_list",
+                        "bst_fg", "bst_drachsler"],
+    "applications": ["bfs", "cc", "sssp", "pr", "tf", "tc", "ts"],
+    "graph applications": ["bfs", "cc", "sssp", "pr", "tf", "tc"],
+}
+SAMPLE_NAMES["workloads"] = SAMPLE_NAMES["microbenchmarks"] + SAMPLE_NAMES["data structures"] + \
+    SAMPLE_NAMES["applications"]
+
+
+def names():
+    """The names for {from: KIND}: the simulator's (SYNCRON_SIM), else SAMPLE_NAMES."""
+    return sweeps.simulator_names(SIM) if SIM else SAMPLE_NAMES
 
 
 def write(directory, name, text):
@@ -98,9 +119,9 @@ class Definitions(unittest.TestCase):
                      "fig20", "fig21", "fig22", "fig23", "table7"]:
             self.assertIn(name, defs)
         for name, path in defs.items():
-            self.assertIn("plot", sweeps.load(path), name)
+            self.assertIn("plot", sweeps.load(path, names), name)
         for name, path in every_definition():
-            spec = sweeps.load(path)
+            spec = sweeps.load(path, names)
             for mode in sweeps.MODES:
                 self.assertTrue(sweeps.points(spec, mode), f"{name} {mode}")
 
@@ -108,7 +129,7 @@ class Definitions(unittest.TestCase):
     def test_every_point_of_every_definition_is_a_valid_configuration(self):
         todo = {}  # the arguments of each distinct point -> where it first came from
         for name, path in every_definition():
-            spec = sweeps.load(path)
+            spec = sweeps.load(path, names)
             for mode in sweeps.MODES:
                 for p in sweeps.points(spec, mode):
                     todo.setdefault(tuple(sweeps.arguments(p)), f"{name} ({mode})")
@@ -251,6 +272,132 @@ class SweepChecks(unittest.TestCase):
             code, out = snakemake(os.path.join(d, "work"), bad, sim=os.path.join(d, "none", "sim"))
             self.assertNotEqual(code, 0)
             self.assertIn("use letters, digits, '_', '-' and '.' only (not 'my sweep')", out)
+
+
+class SimulatorNames(unittest.TestCase):
+    """{from: KIND} in a definition stands for the names the simulator lists (--help, --list-presets)."""
+
+    HELP = """Options:
+  --config NAME|FILE (=hmc4) preset name (available presets: hbm4, hmc4)
+  --scheme NAME              synchronization scheme: syncron, flat, central, 
+                             hier, or all (= --compare) (default: from the 
+                             configuration; hmc4: syncron)
+  --workload NAME            workload: microbenchmarks: lock, barrier; data 
+                             structures: stack, queue; applications: bfs, ts 
+                             (default: from the configuration; hmc4: lock)
+  --graph FILE               graph of the graph applications (bfs): a SNAP 
+                             edge list
+  --series FILE              time series of ts
+"""
+    PRESETS = "hbm4  4 HBM 1.0 stacks\nhmc4  4 HMC 2.1 cubes; the default\n"
+
+    def test_the_help_text_gives_every_kind(self):
+        n = sweeps.names_from_help(self.HELP, self.PRESETS)
+        self.assertEqual(n, {"presets": ["hbm4", "hmc4"], "schemes": ["syncron", "flat", "central", "hier"],
+                             "workloads": ["lock", "barrier", "stack", "queue", "bfs", "ts"],
+                             "microbenchmarks": ["lock", "barrier"], "data structures": ["stack", "queue"],
+                             "applications": ["bfs", "ts"], "graph applications": ["bfs"]})
+
+    def test_from_is_replaced_and_an_unknown_kind_is_refused(self):
+        n = sweeps.names_from_help(self.HELP, self.PRESETS)
+        spec = {"common": {"config": {"from": "presets"}, "workload": [{"from": "microbenchmarks"}, "ts", "lock"]},
+                "claims": [{"where": {"workload": {"from": "graph applications"}}}]}
+        self.assertTrue(sweeps.uses_names(spec))
+        self.assertFalse(sweeps.uses_names({"common": {"workload": ["lock"]}}))
+        got = sweeps.resolve_names(spec, n)
+        self.assertEqual(got["common"], {"config": ["hbm4", "hmc4"], "workload": ["lock", "barrier", "ts"]})
+        self.assertEqual(got["claims"][0]["where"], {"workload": ["bfs"]})
+        with tempfile.TemporaryDirectory() as d:
+            path = write(d, "mine.yaml", "common:\n  workload: {from: kernels}\n")
+            with self.assertRaises(sweeps.SweepError) as e:
+                sweeps.load(path, n)
+            self.assertIn("mine.yaml: {from: kernels}: the simulator lists no 'kernels' (it lists: applications, ",
+                          str(e.exception))
+            with self.assertRaises(sweeps.SweepError) as e:
+                sweeps.load(path, lambda: sweeps.simulator_names(os.path.join(d, "no-such-sim")))
+            self.assertIn("mine.yaml: cannot run the simulator", str(e.exception))
+            # asked only when the definition has a {from: ...}
+            plain = write(d, "plain.yaml", "common:\n  workload: [lock]\n")
+            self.assertEqual(sweeps.load(plain, lambda: self.fail("asked"))["common"], {"workload": ["lock"]})
+
+    @unittest.skipUnless(SIM, "SYNCRON_SIM names the simulator (ctest sets it)")
+    def test_the_simulators_own_lists_are_names_it_accepts(self):
+        n = sweeps.simulator_names(SIM)
+        listed = subprocess.run([SIM, "--list-presets"], stdout=subprocess.PIPE, text=True, check=True).stdout
+        self.assertEqual(n["presets"], [ln.split()[0] for ln in listed.splitlines() if ln.strip()])
+        families = [k for k in n if k not in ("presets", "schemes", "workloads", "graph applications")]
+        self.assertEqual(set(families), {"microbenchmarks", "data structures", "applications"})
+        self.assertEqual(sorted(n["workloads"]), sorted(w for f in families for w in n[f]))
+        self.assertTrue(set(n["graph applications"]) < set(n["applications"]))
+        pts = ([{"workload": w, "ops": 1} for w in n["workloads"]] + [{"scheme": s} for s in n["schemes"]] +
+               [{"config": c} for c in n["presets"]])
+        self.assertEqual(sweeps.check_points(SIM, pts), [])
+
+
+class Tables(unittest.TestCase):
+    """A definition's `table` sections: rows and columns of its choosing, ratios and summary rows."""
+
+    SPEC = {"rows": ["workload"], "columns": [
+        {"y": "throughput_ops_per_us", "where": {"scheme": "hier", "interval": 200}, "over": {"scheme": "central"},
+         "label": "hier / central"},
+        {"y": "throughput_ops_per_us", "where": {"scheme": "ideal", "interval": 50}, "per": "interval",
+         "label": "per instruction"},
+        {"y": ["energy.cores", "energy.se"], "where": {"scheme": "central", "interval": 50}, "scale": 0.5}],
+        "summary": [{"label": "geomean", "over": "geomean"}, {"over": "max", "where": {"workload": "lock"}}]}
+
+    def test_a_table_picks_its_rows_divides_and_sums_up(self):
+        lines = figures.table(ROWS, POINTS, {}, self.SPEC).splitlines()
+        self.assertEqual(lines[0], "| workload | hier / central | per instruction | energy.cores + energy.se |")
+        self.assertEqual(lines[1], "|---|---:|---:|---:|")
+        self.assertEqual(lines[2:], ["| lock | 2.00× | 0.08 | 5.00 |", "| barrier | 2.00× | 0.08 | 5.00 |",
+                                     "| *geomean* | 2.00× | 0.08 | 5.00 |", "| *max of 1* | 2.00× | 0.08 | 5.00 |"])
+
+    def test_a_list_of_tables_follows_the_plots_table_each_after_its_title(self):
+        plot = Figures.PLOT
+        spec = {"title": "t", "plot": plot, "table": [dict(self.SPEC, title="First."),
+                                                      {"rows": ["scheme"], "columns": ["energy.total"]}]}
+        text = figures.markdown("t", spec, "quick", ROWS, POINTS, None)
+        first, mine, second = (text.index(figures.table(ROWS, POINTS, plot)), text.index("First.\n\n| workload |"),
+                               text.index("| scheme | energy.total |\n|---|---:|\n| central | 10.00 |"))
+        self.assertLess(first, mine)
+        self.assertLess(mine, second)
+
+    @unittest.skipUnless(SIM and shutil.which("snakemake"), "SYNCRON_SIM names the simulator; snakemake installed")
+    def test_the_table_sweeps_take_their_names_from_the_simulator(self):
+        """The sweeps that replaced the table scripts, in quick mode, on a simulator that lists two presets
+        and two applications: their tables have exactly those rows."""
+        with tempfile.TemporaryDirectory() as d:
+            help_file = write(d, "help.txt", SimulatorNames.HELP)
+            sim = write(d, "syncron-sim", "#!/bin/sh\ncase \"$1\" in\n"
+                                          f"  --help) cat '{help_file}' ;;\n"
+                                          "  --list-presets) printf 'hbm4  HBM\\nddr4  DDR4\\n' ;;\n"
+                                          f"  *) exec '{os.path.abspath(SIM)}' \"$@\" ;;\nesac\n")
+            os.chmod(sim, 0o755)
+            work = os.path.join(d, "work")
+            experiments = os.path.join(HERE, "..", "experiments")
+            for name in ("apps_schemes", "energy_presets"):
+                code, out = snakemake(work, os.path.join(experiments, f"{name}.yaml"), sim=sim, dry=False)
+                self.assertEqual(code, 0, out[-3000:])
+            rows = tidy.read_csv(os.path.join(work, "results", "sweep_apps_schemes", "sweep_apps_schemes.csv"))
+            self.assertEqual({r["workload"] for r in rows}, {"bfs", "ts"})
+            self.assertEqual({r["scheme"] for r in rows}, {"central", "hier", "syncron", "ideal", "flat"})
+            with open(os.path.join(work, "results", "sweep_apps_schemes", "sweep_apps_schemes.md")) as f:
+                md = f.read()
+            ratio = {r["workload"]: r["simulated_ns"] for r in rows if r["scheme"] == "central"}
+            sync = {r["workload"]: r["simulated_ns"] for r in rows if r["scheme"] == "syncron"}
+            # the graph kernels' geomean is bfs's alone: the only graph application listed
+            self.assertIn(f"| *geomean, graph kernels* | {figures.fmt(ratio['bfs'] / sync['bfs'])}× |", md)
+            self.assertIn("| workload | ST occupancy avg % | ST occupancy max % | lock acquisitions |", md)
+            self.assertRegex(md, r"\n\| ts \| [0-9.]+ \| [0-9.]+ \| [0-9]+ \| [0-9.]+ \| 0\.0 \|\n")
+            self.assertEqual(len(re.findall(r"\n\| (bfs|ts) \|", md)), 3 * 2)  # the plot's table and two more
+            rows = tidy.read_csv(os.path.join(work, "results", "sweep_energy_presets", "sweep_energy_presets.csv"))
+            self.assertEqual([r["config"] for r in rows[::8]], ["hbm4", "ddr4"])
+            with open(os.path.join(work, "results", "sweep_energy_presets", "sweep_energy_presets.md")) as f:
+                md = f.read()
+            self.assertIn("| config | workload | scheme | ops/µs | energy (µJ) | nJ/op | SynCron speedup |", md)
+            self.assertRegex(md, r"\n\| ddr4 \| condvar \| syncron \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| 1\.00× "
+                                 r"\| 1\.00× \|\n")
+            self.assertNotIn("hmc4 |", md)
 
 
 STATS = {
@@ -405,7 +552,12 @@ def stand_in_rows(spec, points):
         columns.update([s["y"]] if s.get("y") else [])
         columns.update(s.get("stack") or [])
     columns.update(c["y"] for c in spec.get("claims") or [] if c.get("y"))
-    columns.update((spec.get("table") or {}).get("columns") or [])
+    tables = spec.get("table") or []
+    for t in tables if isinstance(tables, list) else [tables]:
+        for c in t.get("columns") or []:
+            y = c["y"] if isinstance(c, dict) else c
+            columns.update(y if isinstance(y, list) else [y])
+            columns.update([c["per"]] if isinstance(c, dict) and c.get("per") else [])
     scale = {"central": 1.0, "hier": 5.0, "syncron": 8.0, "ideal": 800.0}
     rows = []
     for p in points:
@@ -464,7 +616,7 @@ class Readable(unittest.TestCase):
     def test_every_shipped_definition_draws_a_readable_figure(self):
         import matplotlib.pyplot as plt
         for name, path in every_definition():
-            spec = sweeps.load(path)
+            spec = sweeps.load(path, names)
             for mode in sweeps.MODES:
                 points = sweeps.points(spec, mode)
                 fig = figures.render(stand_in_rows(spec, points), points,
