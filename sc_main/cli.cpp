@@ -166,6 +166,8 @@ Described describe() {
          "trace.db, timeline.json; with --compare stats.json is the comparison's (default: none)")
         ("dump-config", "print the final configuration as JSON and exit (default: off)")
         ("list-presets", "list the presets --config takes by name, one line each, and exit")
+        ("list", "print the presets, schemes and workloads (each with its family and the input files it "
+                 "reads) as JSON, for scripts, and exit")
         ("vcd", po::value<std::string>()->value_name("FILE.vcd")->implicit_value(""),
          "write waveforms (VCD) to FILE.vcd (with --out and no FILE: DIR/trace.vcd); view with "
          "gtkwave FILE.vcd FILE.gtkw, the save file --gtkw writes for this run (default: none)")
@@ -253,6 +255,10 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     }
     if (vm.count("list-presets")) {
         out.list_presets = true;
+        return out;
+    }
+    if (vm.count("list")) {
+        out.list = true;
         return out;
     }
     if (vm.count("version")) {

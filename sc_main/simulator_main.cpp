@@ -18,6 +18,7 @@
 #include <systemc>
 
 #include "models/common/input_file.h"
+#include "models/common/scheme.h"
 #include "models/common/stop_request.h"
 #include "platforms/build_info.h"
 #include "platforms/comparison.h"
@@ -139,6 +140,32 @@ void report(const std::string& text) {
 
 /// The run's exit status once its outputs are written: 1 when a file could
 /// not be written or a stop signal came (even after the run finished), else `status`.
+/// What --list prints: the names a script may ask for, from the simulator
+/// itself (the sweeps' `{from: KIND}` reads it instead of copying lists).
+nlohmann::json name_listing() {
+    const syncron::WorkloadRegistry& registry = syncron::WorkloadRegistry::instance();
+    nlohmann::json workloads = nlohmann::json::array();
+    for (const std::string& name : registry.names()) {
+        const syncron::WorkloadInfo& info = registry.info(name);
+        workloads.push_back({{"name", name}, {"family", info.family}, {"inputs", info.inputs}});
+    }
+    // Platforms and sets of assumptions apart: a sweep over the platforms
+    // ({from: presets}) must not pick up `paper`, which is hbm4 plus assumptions.
+    nlohmann::json platforms = nlohmann::json::array(), assumptions = nlohmann::json::array();
+    for (const std::string& name : syncron::available_presets()) {
+        std::string kind;
+        try {
+            kind = syncron::load_preset_json(name).value("kind", std::string());
+        } catch (const std::exception&) { // listed as a platform; running it reports the problem
+        }
+        (kind == "assumptions" ? assumptions : platforms).push_back(name);
+    }
+    return {{"presets", platforms},
+            {"assumption_sets", assumptions},
+            {"schemes", syncron::scheme_names()},
+            {"workloads", workloads}};
+}
+
 int finish(int status, const std::string& failures) {
     if (!failures.empty()) {
         report(failures);
@@ -174,6 +201,10 @@ int simulator_sc_main(int argc, char* argv[]) {
     }
     if (opt.list_presets) {
         std::cout << preset_listing();
+        return 0;
+    }
+    if (opt.list) {
+        std::cout << name_listing().dump(2) << "\n";
         return 0;
     }
     if (opt.version) {

@@ -332,7 +332,11 @@ const std::vector<std::string>& sections() {
 }
 
 // Keys a preset may carry besides the sections, for people rather than the model.
-bool is_annotation(const std::string& key) { return key == "name" || key == "summary" || key == "description"; }
+// "kind": "assumptions" marks a set of assumptions (paper.json) rather than a
+// platform, so that scripts listing the platforms (--list) can leave it out.
+bool is_annotation(const std::string& key) {
+    return key == "name" || key == "summary" || key == "description" || key == "kind";
+}
 
 // "base": the preset (by name) or file (a path, relative to the naming file's
 // folder) a configuration is built on; its own keys replace the base's.
@@ -456,7 +460,7 @@ json load_with_bases(const fs::path& file, std::vector<fs::path>& chain) {
     json merged = load_with_bases(base, chain);
     // The base's settings, then this file's: a key here replaces the base's,
     // a section here adds to the base's; the notes (name, summary) are this file's.
-    for (const char* note : {"name", "summary", "description"}) merged.erase(note);
+    for (const char* note : {"name", "summary", "description", "kind"}) merged.erase(note);
     for (const auto& [section, body] : cfg.items()) {
         if (section == kBaseKey) continue;
         if (is_annotation(section) || !body.is_object() || !merged.contains(section) || !merged[section].is_object()) {

@@ -19,10 +19,10 @@ only adds the points whose arguments changed.
 
 A list of names may come from the simulator instead of being copied into
 the definition: `{from: KIND}` anywhere in it (a parameter's values, a
-`where`) stands for the names `syncron-sim` lists (simulator_names): its
-presets (`--list-presets`), its schemes, its workloads, one family of them
+`where`) stands for the names `syncron-sim --list` prints (simulator_names): its
+platform presets, its schemes, its workloads, one family of them
 (`microbenchmarks`, `data structures`, `applications`) or the workloads
-that read a graph (`graph applications`), each from `--help`:
+that read a graph (`graph applications`):
 
     common: {config: {from: presets}, workload: {from: microbenchmarks}}
 """
@@ -32,7 +32,6 @@ import itertools
 import json
 import math
 import os
-import re
 import subprocess
 
 import yaml
@@ -53,39 +52,17 @@ class SweepError(ValueError):
     """A malformed sweep definition; the message names the file and the key."""
 
 
-def option_text(help_text, option):
-    """The description of `--option` in `syncron-sim --help`, its wrapped lines joined by single spaces."""
-    out, inside = [], False
-    for line in help_text.splitlines():
-        stripped = line.strip()
-        if stripped.startswith("-"):  # an option's first line: `--name ARG   description`
-            inside = stripped.startswith(f"--{option} ") or stripped.startswith(f"--{option}\t")
-            if inside:
-                out.append(stripped[len(option) + 2:].strip())
-        elif inside and stripped:
-            out.append(stripped)
-        elif inside:
-            inside = False
-    return " ".join(" ".join(out).split())
-
-
-def names_from_help(help_text, presets_text):
-    """{kind: [names]} as simulator_names() returns them, from the texts of `--help` and `--list-presets`."""
-    names = {"presets": [ln.split()[0] for ln in presets_text.splitlines() if ln.strip()]}
-    scheme = option_text(help_text, "scheme")
-    found = re.search(r"synchronization scheme: (.*?), or all\b", scheme)
-    names["schemes"] = [n.strip() for n in found.group(1).split(",")] if found else []
-    workload = option_text(help_text, "workload")
-    found = re.search(r"workload: (.*?) \(default", workload)
-    names["workloads"] = []
-    for family in (found.group(1).split(";") if found else []):
-        label, _, listed = family.rpartition(":")
-        members = [n.strip() for n in listed.split(",") if n.strip()]
-        names["workloads"] += members
-        if label.strip():
-            names[label.strip()] = members
-    found = re.search(r"graph applications \(([^)]*)\)", option_text(help_text, "graph"))
-    names["graph applications"] = [n.strip() for n in found.group(1).split(",")] if found else []
+def names_from_list(listing):
+    """{kind: [names]} as simulator_names() returns them, from the JSON that `syncron-sim --list` prints."""
+    data = json.loads(listing)
+    names = {"presets": list(data["presets"]), "schemes": list(data["schemes"]), "workloads": [],
+             "graph applications": []}
+    for w in data["workloads"]:
+        names["workloads"].append(w["name"])
+        if w.get("family"):
+            names.setdefault(w["family"], []).append(w["name"])
+        if "graph" in w.get("inputs", []):
+            names["graph applications"].append(w["name"])
     return names
 
 
@@ -93,23 +70,23 @@ _NAMES = {}
 
 
 def simulator_names(sim):
-    """{kind: [names]} of the simulator `sim`: presets, schemes, workloads, each workload family, graph
-    applications. Asked once per simulator and run."""
+    """{kind: [names]} of the simulator `sim` (`--list`): presets (the platforms, not the sets of
+    assumptions), schemes, workloads, each workload family, graph applications. Asked once per simulator."""
     if sim not in _NAMES:
-        texts = []
-        for flag in ("--help", "--list-presets"):
-            try:
-                done = subprocess.run([sim, flag], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            except OSError as e:
-                raise SweepError(f"cannot run the simulator '{sim}' for its names ({flag}): {e.strerror}") from None
-            if done.returncode != 0:
-                raise SweepError(f"'{sim} {flag}' failed (exit status {done.returncode}): {done.stderr.strip()}")
-            texts.append(done.stdout)
-        names = names_from_help(*texts)
+        try:
+            done = subprocess.run([sim, "--list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        except OSError as e:
+            raise SweepError(f"cannot run the simulator '{sim}' for its names (--list): {e.strerror}") from None
+        if done.returncode != 0:
+            raise SweepError(f"'{sim} --list' failed (exit status {done.returncode}): {done.stderr.strip()}")
+        try:
+            names = names_from_list(done.stdout)
+        except (ValueError, KeyError, TypeError) as e:
+            raise SweepError(f"'{sim} --list' did not print the simulator's names as JSON ({e}): "
+                             "is it syncron-sim?") from None
         empty = [k for k in ("presets", "schemes", "workloads", "graph applications") if not names.get(k)]
         if empty:
-            raise SweepError(f"'{sim} --help' / '--list-presets' name no {', '.join(empty)}: "
-                             "is it syncron-sim?")
+            raise SweepError(f"'{sim} --list' names no {', '.join(empty)}: is it syncron-sim?")
         _NAMES[sim] = names
     return _NAMES[sim]
 

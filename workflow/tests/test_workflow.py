@@ -5,6 +5,7 @@ the plots and tables, the claims, and the splicing into docs/results.md.
 """
 import concurrent.futures
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -32,7 +33,7 @@ def every_definition():
         yield from sweeps.definitions(d).items()
 SIM = os.environ.get("SYNCRON_SIM")
 
-# What `syncron-sim --help` and `--list-presets` listed when this was written: the names a definition's
+# What `syncron-sim --list` listed when this was written: the names a definition's
 # {from: KIND} stands for when no simulator is given (SYNCRON_SIM unset); with one, its own are used.
 SAMPLE_NAMES = {
     "presets": ["ddr4", "hbm4", "hmc4"],
@@ -275,31 +276,27 @@ class SweepChecks(unittest.TestCase):
 
 
 class SimulatorNames(unittest.TestCase):
-    """{from: KIND} in a definition stands for the names the simulator lists (--help, --list-presets)."""
+    """{from: KIND} in a definition stands for the names the simulator lists (--list)."""
 
-    HELP = """Options:
-  --config NAME|FILE (=hmc4) preset name (available presets: hbm4, hmc4)
-  --scheme NAME              synchronization scheme: syncron, flat, central, 
-                             hier, or all (= --compare) (default: from the 
-                             configuration; hmc4: syncron)
-  --workload NAME            workload: microbenchmarks: lock, barrier; data 
-                             structures: stack, queue; applications: bfs, ts 
-                             (default: from the configuration; hmc4: lock)
-  --graph FILE               graph of the graph applications (bfs): a SNAP 
-                             edge list
-  --series FILE              time series of ts
-"""
-    PRESETS = "hbm4  4 HBM 1.0 stacks\nhmc4  4 HMC 2.1 cubes; the default\n"
+    LIST = json.dumps({
+        "presets": ["hbm4", "hmc4"], "assumption_sets": ["paper"],
+        "schemes": ["syncron", "flat", "central", "hier"],
+        "workloads": [{"name": "lock", "family": "microbenchmarks", "inputs": []},
+                      {"name": "barrier", "family": "microbenchmarks", "inputs": []},
+                      {"name": "stack", "family": "data structures", "inputs": []},
+                      {"name": "queue", "family": "data structures", "inputs": []},
+                      {"name": "bfs", "family": "applications", "inputs": ["graph"]},
+                      {"name": "ts", "family": "applications", "inputs": ["series"]}]})
 
-    def test_the_help_text_gives_every_kind(self):
-        n = sweeps.names_from_help(self.HELP, self.PRESETS)
+    def test_the_listing_gives_every_kind(self):
+        n = sweeps.names_from_list(self.LIST)
         self.assertEqual(n, {"presets": ["hbm4", "hmc4"], "schemes": ["syncron", "flat", "central", "hier"],
                              "workloads": ["lock", "barrier", "stack", "queue", "bfs", "ts"],
                              "microbenchmarks": ["lock", "barrier"], "data structures": ["stack", "queue"],
                              "applications": ["bfs", "ts"], "graph applications": ["bfs"]})
 
     def test_from_is_replaced_and_an_unknown_kind_is_refused(self):
-        n = sweeps.names_from_help(self.HELP, self.PRESETS)
+        n = sweeps.names_from_list(self.LIST)
         spec = {"common": {"config": {"from": "presets"}, "workload": [{"from": "microbenchmarks"}, "ts", "lock"]},
                 "claims": [{"where": {"workload": {"from": "graph applications"}}}]}
         self.assertTrue(sweeps.uses_names(spec))
@@ -324,7 +321,10 @@ class SimulatorNames(unittest.TestCase):
     def test_the_simulators_own_lists_are_names_it_accepts(self):
         n = sweeps.simulator_names(SIM)
         listed = subprocess.run([SIM, "--list-presets"], stdout=subprocess.PIPE, text=True, check=True).stdout
-        self.assertEqual(n["presets"], [ln.split()[0] for ln in listed.splitlines() if ln.strip()])
+        every = [ln.split()[0] for ln in listed.splitlines() if ln.strip()]
+        # the platforms; the sets of assumptions (paper: hbm4 plus assumptions) are not among them
+        self.assertEqual(n["presets"], [p for p in every if p != "paper"])
+        self.assertIn("hmc4", n["presets"])
         families = [k for k in n if k not in ("presets", "schemes", "workloads", "graph applications")]
         self.assertEqual(set(families), {"microbenchmarks", "data structures", "applications"})
         self.assertEqual(sorted(n["workloads"]), sorted(w for f in families for w in n[f]))
@@ -367,10 +367,11 @@ class Tables(unittest.TestCase):
         """The sweeps that replaced the table scripts, in quick mode, on a simulator that lists two presets
         and two applications: their tables have exactly those rows."""
         with tempfile.TemporaryDirectory() as d:
-            help_file = write(d, "help.txt", SimulatorNames.HELP)
+            listing = json.loads(SimulatorNames.LIST)
+            listing["presets"] = ["hbm4", "ddr4"]
+            list_file = write(d, "list.json", json.dumps(listing))
             sim = write(d, "syncron-sim", "#!/bin/sh\ncase \"$1\" in\n"
-                                          f"  --help) cat '{help_file}' ;;\n"
-                                          "  --list-presets) printf 'hbm4  HBM\\nddr4  DDR4\\n' ;;\n"
+                                          f"  --list) cat '{list_file}' ;;\n"
                                           f"  *) exec '{os.path.abspath(SIM)}' \"$@\" ;;\nesac\n")
             os.chmod(sim, 0o755)
             work = os.path.join(d, "work")
