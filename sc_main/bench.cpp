@@ -7,7 +7,7 @@
 // shared). Each simulation runs in its own
 // process (a SystemC kernel elaborates once per process).
 //
-// Memory-heavy part (issue 10): the data-structure workloads under the ideal
+// Memory-heavy part: the data-structure workloads under the ideal
 // scheme (synchronization is free there, so the memory path dominates) and
 // under syncron, in LT and AT, reported as host ns per simulated memory
 // access (core loads + stores) and its ratio to a bare temporally decoupled
@@ -382,7 +382,7 @@ int sc_main(int argc, char* argv[]) {
                         ns_per_msg / ref_cores_ns, row["status"].get<std::string>().c_str());
             std::remove(stats.c_str());
         }
-    // ------------------------------------------------ memory-heavy work (issue 10)
+    // ------------------------------------------------ memory-heavy work
     // The bare b_transport with one initiator (the target's reference) and
     // with as many initiators as the platform has cores, the accesses split
     // evenly (the kernel's floor for that many decoupled initiators).
@@ -477,7 +477,7 @@ int sc_main(int argc, char* argv[]) {
             report["memory_skipped"].push_back(w);
         }
     }
-    // The one figure for memory accesses (issue 14): all data-structure runs
+    // The one figure for memory accesses: all data-structure runs
     // in LT under ideal (synchronization takes no simulated time there),
     // host time over accesses, against the bare b_transport.
     if (lt_ideal_accesses > 0) {
