@@ -543,6 +543,23 @@ class Figures(unittest.TestCase):
         self.assertIn("| at 1000 | 2.00 | (not among this run's points) | | |",
                       figures.claims_table(ROWS, POINTS, outside).splitlines())
 
+    def test_every_claim_under_both_assumption_sets_side_by_side(self):
+        claims = [{"paper": "syncron over central at 200", "value": 3.0, "y": "throughput_ops_per_us",
+                   "where": {"interval": 200}, "ratio": [{"scheme": "syncron"}, {"scheme": "central"}]},
+                  {"paper": "order", "order": {"scheme": ["central", "hier", "syncron", "ideal"]},
+                   "y": "throughput_ops_per_us"},
+                  {"paper": "no number", "y": "throughput_ops_per_us", "where": {"scheme": "hier"}}]
+        # Under the other set SynCron is twice as fast and the order breaks where it is.
+        slower = [dict(r, throughput_ops_per_us=r["throughput_ops_per_us"] * (2 if r["scheme"] == "syncron"
+                                                                                else 1)) for r in ROWS]
+        text = figures.claims_under_both([("fig10", claims, (ROWS, POINTS), (slower, POINTS))])
+        lines = text.splitlines()
+        self.assertEqual(lines[0], "Claims with a number within ±15 % of the paper's: **1 of 1 as written**, "
+                                   "**0 of 1 under `paper`**.")
+        self.assertIn("| fig10 | syncron over central at 200 | 3.00 | 3.00 | yes | 6.00 | **no** |", lines)
+        self.assertIn("| fig10 | order | | holds in 4 of 4 | | holds in 0 of 4 | |", lines)
+        self.assertIn("| fig10 | no number | | 3.00 | | 3.00 | |", lines)
+
 
 def stand_in_rows(spec, points):
     """Rows for `points` without the simulator: every column the definition plots, tabulates or claims, a
@@ -759,6 +776,12 @@ class AssumptionSets(unittest.TestCase):
             done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             self.assertNotEqual(done.returncode, 0)
             self.assertIn("run it without assume=paper", done.stdout)
+            # ... and the as-written results_md needs the paper runs first, to set their claims beside its own.
+            cmd = ["snakemake", "-s", SNAKEFILE, "--directory", work, "-n", "--cores", "1", "results_md",
+                   "--config", "mode=full", f"sim={SIM}", "build=false"]
+            done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            self.assertNotEqual(done.returncode, 0)
+            self.assertIn("run `snakemake --cores 2 figures --config mode=full assume=paper` first", done.stdout)
 
 
 class Splice(unittest.TestCase):
