@@ -40,7 +40,19 @@ import yaml
 OPTIONS = ("config", "scheme", "workload", "graph", "series", "interval", "ops", "cores", "units",
            "timing", "seed")
 DEFINITION_KEYS = ("title", "setting", "common", "grids", "modes", "plot", "table", "claims")
-MODES = ("quick", "full")
+MODES = ("quick", "full", "paper")
+# mode=paper: the full mode's points, with every graph application on R-MAT graphs the size of the
+# paper's four inputs (§5): the smallest R-MAT scale whose vertices hold the graph's (soc-LiveJournal1's
+# 4.85 M vertices take scale 22's 4.19 M, the size the model's own paper-size point uses), and the edge
+# factor that gives the graph's edge count (SNAP's and SuiteSparse's published counts). A point that
+# names a graph file keeps it (the real graph, when the user has it).
+PAPER_GRAPHS = (
+    # (name, R-MAT scale, edge factor, vertices, edges)
+    ("wikipedia-20051105", 21, 9, 1_634_989, 19_753_078),
+    ("soc-LiveJournal1", 22, 16, 4_847_571, 68_993_773),
+    ("sx-stackoverflow", 22, 15, 2_601_977, 63_497_050),
+    ("com-Orkut", 22, 28, 3_072_441, 117_185_083),
+)
 # The most points a definition may expand to in one mode (--config max_points=N changes it).
 MAX_POINTS = 100_000
 # The workloads that read a graph or a series file (syncron-sim's own list, docs/configuration.md).
@@ -156,8 +168,9 @@ def check(spec, path):
     if not spec.get("grids") and not spec.get("common"):
         raise SweepError(f"{path}: no points: give 'grids' or 'common'")
     for mode, over in (spec.get("modes") or {}).items():
-        if mode not in MODES:
-            raise SweepError(f"{path}: unknown mode '{mode}' (known: {', '.join(MODES)})")
+        if mode not in MODES or mode == "paper":
+            raise SweepError(f"{path}: unknown mode '{mode}' (known: quick, full; mode=paper is the full "
+                             "mode's with the paper's input sizes)")
         for key in over or {}:
             if key not in ("common", "grids"):
                 raise SweepError(f"{path}: modes.{mode}: unknown key '{key}' (known: common, grids)")
@@ -194,13 +207,33 @@ def resolve(spec, mode):
 def count(spec, mode):
     """How many points `spec` has in `mode` before repeats are dropped: the product of each grid's axis
     sizes, summed over the grids. Computed without expanding anything."""
+    if mode == "paper":  # at most one point per paper graph for each of the full mode's
+        return count(spec, "full") * len(PAPER_GRAPHS)
     common, grids = resolve(spec, mode)
     return sum(math.prod(len(v) for v in dict(common, **grid).values()) for grid in grids)
 
 
+def paper_inputs(point):
+    """The points mode=paper makes of one full-mode point: one per graph of PAPER_GRAPHS for a graph
+    application on a generated graph, else the point itself."""
+    if point.get("workload") not in GRAPH_READERS or "graph" in point:
+        return [point]
+    return [dict(point, **{"workload.rmat_scale": scale, "workload.rmat_edge_factor": factor})
+            for _, scale, factor, _, _ in PAPER_GRAPHS]
+
+
 def points(spec, mode, limit=MAX_POINTS, where="definition"):
     """Every point of `spec` in `mode`, each a dict of parameters, in definition order, without repeats.
-    More than `limit` points (counted before they are expanded) is an error naming `where`."""
+    More than `limit` points (counted before they are expanded) is an error naming `where`.
+    mode=paper is the full mode's definition with the paper's input sizes (paper_inputs)."""
+    if mode == "paper":
+        full = points(spec, "full", None if limit is None else limit // len(PAPER_GRAPHS), where)
+        seen, out = set(), []
+        for p in (q for f in full for q in paper_inputs(f)):
+            if point_id(p) not in seen:
+                seen.add(point_id(p))
+                out.append(p)
+        return out
     n = count(spec, mode)
     if limit is not None and n > limit:
         raise SweepError(f"{where}: {n:,} points in mode {mode} (the product of the axis sizes), more than the "

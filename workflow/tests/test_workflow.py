@@ -160,6 +160,37 @@ def snakemake(workdir, sweep, *config, sim=None, dry=True):
     return done.returncode, done.stdout
 
 
+class PaperMode(unittest.TestCase):
+    """mode=paper: the full mode's points with the graph applications on graphs of the paper's sizes."""
+
+    def test_every_graph_point_runs_on_each_of_the_papers_graphs(self):
+        spec = sweeps.load(os.path.join(HERE, "..", "figures", "fig12.yaml"), names)
+        full, paper = sweeps.points(spec, "full"), sweeps.points(spec, "paper")
+        sizes = {(g[1], g[2]) for g in sweeps.PAPER_GRAPHS}
+        self.assertEqual(sizes, {(21, 9), (22, 16), (22, 15), (22, 28)})
+        graph = [p for p in paper if p["workload"] in sweeps.GRAPH_READERS]
+        self.assertEqual(len(graph), 4 * len([p for p in full if p["workload"] in sweeps.GRAPH_READERS]))
+        self.assertEqual({(p["workload.rmat_scale"], p["workload.rmat_edge_factor"]) for p in graph}, sizes)
+        # the time series keeps the full mode's point; a point on a graph file keeps its file
+        self.assertEqual([p for p in paper if p["workload"] == "ts"], [p for p in full if p["workload"] == "ts"])
+        own = {"workload": "bfs", "graph": "/data/soc-LiveJournal1.txt"}
+        self.assertEqual(sweeps.paper_inputs(own), [own])
+        # every R-MAT graph holds its paper graph's vertices and about its edges
+        for name, scale, factor, vertices, edges in sweeps.PAPER_GRAPHS:
+            self.assertGreaterEqual(2 ** scale, vertices / 1.2, name)
+            self.assertLess(abs(factor * 2 ** scale / edges - 1), 0.1, name)
+
+    @unittest.skipUnless(SIM and shutil.which("snakemake"), "SYNCRON_SIM names the simulator; snakemake installed")
+    def test_a_paper_size_point_asks_the_cluster_for_hours_and_gigabytes(self):
+        with tempfile.TemporaryDirectory() as d:
+            cmd = ["snakemake", "-s", SNAKEFILE, "--directory", d, "-n", "--cores", "2", "fig12", "--config",
+                   "mode=paper", f"sim={SIM}", "build=false"]
+            done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            self.assertEqual(done.returncode, 0, done.stdout[-2000:])
+            self.assertEqual(done.stdout.count("runtime=720, mem_mb=12000"), 96)
+            self.assertEqual(done.stdout.count("runtime=10, mem_mb=1000"), 4)
+
+
 class SweepChecks(unittest.TestCase):
     """A bad sweep is refused before any point job, with the simulator's own message."""
 
