@@ -132,6 +132,33 @@ def panel_keys(spec):
     return list(panels) if isinstance(panels, (list, tuple)) else [panels]
 
 
+# The parameters mode=paper varies for a graph application (sweeps.PAPER_GRAPHS): the graph's size.
+INPUT_SIZE_KEYS = ("workload.rmat_scale", "workload.rmat_edge_factor")
+
+
+def with_input_panels(spec, points):
+    """`spec` with a panel (or a subplot of each subplot) per graph size when the points run on several
+    (mode=paper) and the plot does not already place them; else `spec` itself."""
+    varying = [k for k in INPUT_SIZE_KEYS if len({canon(p.get(k)) for p in points if k in p}) > 1]
+    placed = set(panel_keys(spec)) | {spec.get("x"), spec.get("series")}
+    extra = [k for k in varying if k not in placed]
+    if not extra:
+        return spec
+    if not spec.get("subplots"):
+        return dict(spec, panels=panel_keys(spec) + extra)
+    combos = ordered(tuple(p.get(k) for k in extra) for p in points if all(k in p for k in extra))
+    subplots = []
+    for sub in spec["subplots"]:
+        mine = [p for p in points if matches(p, sub.get("where"))]
+        if len({tuple(p.get(k) for k in extra) for p in mine}) <= 1:  # one size (or none) here: as it is
+            subplots.append(sub)
+            continue
+        for c in combos:
+            title = ", ".join(t for t in (sub.get("title", ""), panel_title(extra, c)) if t)
+            subplots.append(dict(sub, where=dict(sub.get("where") or {}, **dict(zip(extra, c))), title=title))
+    return dict(spec, subplots=subplots)
+
+
 def panel_title(keys, values):
     """A panel's title names its parameters: `workload = lock`, `se.st_entries = 32, seed = 1`."""
     return ", ".join(f"{k} = {canon(v)}" for k, v in zip(keys, values))

@@ -225,9 +225,14 @@ def paper_inputs(point):
 def points(spec, mode, limit=MAX_POINTS, where="definition"):
     """Every point of `spec` in `mode`, each a dict of parameters, in definition order, without repeats.
     More than `limit` points (counted before they are expanded) is an error naming `where`.
-    mode=paper is the full mode's definition with the paper's input sizes (paper_inputs)."""
+    mode=paper is the full mode's definition with the paper's input sizes (paper_inputs), unless the
+    definition varies the graph's size itself."""
     if mode == "paper":
         full = points(spec, "full", None if limit is None else limit // len(PAPER_GRAPHS), where)
+        sizes = {(p.get("workload.rmat_scale"), p.get("workload.rmat_edge_factor")) for p in full
+                 if p.get("workload") in GRAPH_READERS and "graph" not in p}
+        if len(sizes) > 1:  # a definition that sweeps the graph's size itself keeps its own sizes
+            return full
         seen, out = set(), []
         for p in (q for f in full for q in paper_inputs(f)):
             if point_id(p) not in seen:

@@ -668,8 +668,8 @@ class Readable(unittest.TestCase):
             spec = sweeps.load(path, names)
             for mode in sweeps.MODES:
                 points = sweeps.points(spec, mode)
-                fig = figures.render(stand_in_rows(spec, points), points,
-                                     spec.get("plot") or figures.default_plot(points), spec.get("title", name))
+                plot = figures.with_input_panels(spec.get("plot") or figures.default_plot(points), points)
+                fig = figures.render(stand_in_rows(spec, points), points, plot, spec.get("title", name))
                 try:
                     self.check(fig, f"{name} ({mode})")
                 finally:
