@@ -371,6 +371,23 @@ UNLOCK_FUNCTIONS = re.compile(r"^tas_unlock(\.|$)")
 ALLOC_FUNCTIONS = re.compile(r"^(ssmem_alloc|ssmem_free|ssalloc\w*|ssfree\w*)(\.|$)")
 
 
+def compressed_name(names, spec):
+    """A callgrind name, written `(N) name` where it is defined and `(N)` where it is used again
+    (name compression); `names` keeps the definitions."""
+    m = re.match(r"\((\d+)\)(?:\s+(.*))?$", spec.strip())
+    if not m:
+        return spec.strip()
+    if m.group(2) is not None:
+        names[m.group(1)] = m.group(2)
+    return names.get(m.group(1), "?")
+
+
+def totals_of(events, line):
+    """{event: n} of a `totals:` or `summary:` line (missing trailing events are 0)."""
+    vals = [int(v) for v in line.split(":", 1)[1].split()]
+    return dict(zip(events, vals + [0] * (len(events) - len(vals))))
+
+
 def parse_callgrind_out(text):
     """Raw callgrind.out: event totals, and per called function the number of
     calls and their inclusive cost. Returns {"events": [...], "totals":
@@ -383,25 +400,16 @@ def parse_callgrind_out(text):
     callee = None   # the function named by the last cfn= line
     pending = None  # callee whose call cost line comes next
 
-    def name_of(spec):
-        m = re.match(r"\((\d+)\)(?:\s+(.*))?$", spec.strip())
-        if not m:
-            return spec.strip()
-        if m.group(2) is not None:
-            names[m.group(1)] = m.group(2)
-        return names.get(m.group(1), "?")
-
     for line in text.splitlines():
         if line.startswith("events:"):
             events = line.split(":", 1)[1].split()
         elif line.startswith(("totals:", "summary:")):
-            vals = [int(v) for v in line.split(":", 1)[1].split()]
-            totals = dict(zip(events, vals + [0] * (len(events) - len(vals))))
+            totals = totals_of(events, line)
         elif line.startswith(("fn=", "cfn=", "cfi=", "cob=", "ob=", "fl=",
                               "fi=", "fe=")):
             key, spec = line.split("=", 1)
             if key in ("fn", "cfn"):
-                n = name_of(spec)
+                n = compressed_name(names, spec)
                 if key == "cfn":
                     callee = n
         elif line.startswith("calls="):
@@ -584,24 +592,15 @@ def parse_callgrind_arcs(text):
     caller = callee = None
     pending = None
 
-    def name_of(spec):
-        m = re.match(r"\((\d+)\)(?:\s+(.*))?$", spec.strip())
-        if not m:
-            return spec.strip()
-        if m.group(2) is not None:
-            names[m.group(1)] = m.group(2)
-        return names.get(m.group(1), "?")
-
     for line in text.splitlines():
         if line.startswith("events:"):
             events = line.split(":", 1)[1].split()
         elif line.startswith(("totals:", "summary:")):
-            vals = [int(v) for v in line.split(":", 1)[1].split()]
-            totals = dict(zip(events, vals + [0] * (len(events) - len(vals))))
+            totals = totals_of(events, line)
         elif line.startswith("fn="):
-            caller = name_of(line[3:])
+            caller = compressed_name(names, line[3:])
         elif line.startswith("cfn="):
-            callee = name_of(line[4:])
+            callee = compressed_name(names, line[4:])
         elif line.startswith("calls="):
             a = arcs.setdefault((caller, callee), {"calls": 0, **{e: 0 for e in events}})
             a["calls"] += int(line.split("=", 1)[1].split()[0])
