@@ -9,9 +9,9 @@
 set -euo pipefail
 packages=(g++ gcc make cmake pkg-config libsystemc-dev libboost-dev libboost-program-options-dev
           catch2 nlohmann-json3-dev libsqlite3-dev libmetis-dev python3 snakemake python3-matplotlib)
-services=()
+test_packages=()
 if [ "${1:-}" = --tests ]; then
-  services=(valgrind slurmctld slurmd slurmdbd slurm-client munge mariadb-server)
+  test_packages=(valgrind slurmctld slurmd slurmdbd slurm-client munge mariadb-server)
 elif [ $# -gt 0 ]; then
   packages=("$@")
 fi
@@ -20,7 +20,7 @@ absent() {
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
   done
 }
-mapfile -t missing < <(absent "${packages[@]}" "${services[@]}")
+mapfile -t missing < <(absent "${packages[@]}" "${test_packages[@]}")
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
   echo "Missing Debian packages. Install them with:" >&2

@@ -479,6 +479,8 @@ def column_value(c, group, rows, params, scale):
 
 
 def aggregate(values, over):
+    """`over` (mean, geomean, min, max) of the numbers among `values` (a geomean of the positive ones);
+    None when there is none."""
     xs = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
     if over == "geomean":
         xs = [v for v in xs if v > 0]
@@ -487,6 +489,11 @@ def aggregate(values, over):
     if over == "geomean":
         return math.exp(sum(math.log(x) for x in xs) / len(xs))
     return {"mean": sum(xs) / len(xs), "min": min(xs), "max": max(xs)}[over]
+
+
+def cell_text(c, v):
+    """A `table` cell: the number, with × when the column is a ratio to another row (`over`)."""
+    return fmt(v) + ("×" if isinstance(c, dict) and c.get("over") and v is not None else "")
 
 
 def spec_table(rows, points, table_spec):
@@ -505,8 +512,7 @@ def spec_table(rows, points, table_spec):
     cells = {}
     for g in groups:
         cells[g] = [column_value(c, members[g], rows, params, scale) for c in cols]
-        shown = [fmt(v) + ("×" if isinstance(c, dict) and c.get("over") and v is not None else "")
-                 for c, v in zip(cols, cells[g])]
+        shown = [cell_text(c, v) for c, v in zip(cols, cells[g])]
         lines.append("| " + " | ".join([fmt(v) for v in g] + shown) + " |")
     for s in table_spec.get("summary") or []:
         over = s.get("over", "mean")
@@ -514,8 +520,7 @@ def spec_table(rows, points, table_spec):
             raise FigureError(f"table.summary over: unknown '{over}' (known: {', '.join(AGGREGATES)})")
         chosen = [g for g in groups if members[g] and matches(members[g][0], s.get("where"))]
         values = [aggregate([cells[g][i] for g in chosen], over) for i in range(len(cols))]
-        shown = [fmt(v) + ("×" if isinstance(c, dict) and c.get("over") and v is not None else "")
-                 for c, v in zip(cols, values)]
+        shown = [cell_text(c, v) for c, v in zip(cols, values)]
         label = s.get("label") or f"{over} of {len(chosen)}"
         lines.append("| " + " | ".join([f"*{label}*"] + [""] * (len(keys) - 1) + shown) + " |")
     return "\n".join(lines)
@@ -606,12 +611,10 @@ def claim_value(rows, points, claim):
     over = claim.get("over", "mean")
     if over not in AGGREGATES:
         raise FigureError(f"claim over: unknown '{over}' (known: {', '.join(AGGREGATES)})")
-    if over == "geomean":
-        v = math.exp(sum(math.log(x) for x in xs) / len(xs))
-    else:
-        v = {"mean": sum(xs) / len(xs), "min": min(xs), "max": max(xs)}[over]
-    v *= claim.get("scale", 1)
-    return v, None
+    v = aggregate(xs, over)
+    if v is None:
+        raise FigureError(f"claim '{claim.get('paper', '')[:40]}': no positive values for a geomean")
+    return v * claim.get("scale", 1), None
 
 
 def claim_verdict(claim, v):
