@@ -166,6 +166,9 @@ Described describe() {
          "trace.db, timeline.json; with --compare stats.json is the comparison's (default: none)")
         ("dump-config", "print the final configuration as JSON and exit (default: off)")
         ("list-presets", "list the presets --config takes by name, one line each, and exit")
+        ("check-args", "check many runs at once, for scripts: read one JSON array of a run's arguments per "
+                       "line from standard input, print one JSON object per line ({\"config\": ...} as "
+                       "--dump-config prints it, or {\"error\": MESSAGE}), and exit; give it alone")
         ("list", "print the presets, schemes and workloads (each with its family and the input files it "
                  "reads) as JSON, for scripts, and exit")
         ("vcd", po::value<std::string>()->value_name("FILE.vcd")->implicit_value(""),
@@ -263,6 +266,14 @@ CliOptions parse_cli(int argc, const char* const argv[]) {
     }
     if (vm.count("version")) {
         out.version = true;
+        return out;
+    }
+    if (vm.count("check-args")) {
+        // Its command lines come from standard input; a flag beside it would be silently ignored.
+        const auto given = std::count_if(vm.begin(), vm.end(), [](const auto& kv) { return !kv.second.defaulted(); });
+        if (given > 1)
+            throw CliError("option '--check-args' reads its command lines from standard input; give it alone");
+        out.check_args = true;
         return out;
     }
     out.dump_config = vm.count("dump-config") > 0;

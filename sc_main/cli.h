@@ -37,6 +37,7 @@ struct CliOptions {
     bool dump_config = false;  ///< --dump-config: print the configuration and exit
     bool list_presets = false; ///< --list-presets: list the presets and exit (no configuration loaded)
     bool list = false;         ///< --list: the presets, schemes and workloads as JSON, and exit
+    bool check_args = false;   ///< --check-args: check the command lines on standard input (check_args.h)
     /// --compare [LIST] or --scheme all: the schemes to run side by side
     /// (empty: one simulation of params.platform.scheme).
     std::vector<std::string> compare;

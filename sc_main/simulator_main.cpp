@@ -26,6 +26,7 @@
 #include "platforms/simulation.h"
 #include "platforms/trace_session.h"
 #include "platforms/workload_registry.h"
+#include "sc_main/check_args.h"
 #include "sc_main/cli.h"
 #include "traces/staged_file.h"
 #include "traces/vcd_recorder.h"
@@ -211,6 +212,7 @@ int simulator_sc_main(int argc, char* argv[]) {
         std::cout << version_line("syncron-sim") << "\n";
         return 0;
     }
+    if (opt.check_args) return check_args(std::cin, std::cout);
     if (opt.dump_config) {
         std::cout << to_json(opt.params).dump(2) << "\n";
         return 0;

@@ -3,12 +3,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <unistd.h>
 
 #include "platforms/workload_registry.h"
+#include "sc_main/check_args.h"
 #include "sc_main/cli.h"
 
 using namespace syncron;
@@ -244,4 +246,35 @@ TEST_CASE("cli: application inputs (--graph, --series, workload keys) and their 
     CHECK_THROWS_WITH(parse({"--set", "workload.series_length=20"}),
                       Contains("workload.series_length") && Contains("twice workload.window"));
     CHECK_THROWS_WITH(parse({"--set", "workload.series_column=0"}), Contains("workload.series_column"));
+}
+
+TEST_CASE("cli: --check-args answers each command line as --dump-config would, in order", "[cli]") {
+    std::istringstream in(R"(["--workload", "barrier", "--set", "se.st_entries=8"])"
+                          "\n"
+                          R"(["--set", "se.st_entrys=8"])"
+                          "\n"
+                          "not json\n"
+                          R"(["--cores", 3])"
+                          "\n"
+                          R"(["--help"])"
+                          "\n[]\n");
+    std::ostringstream out;
+    REQUIRE(check_args(in, out) == 0);
+    std::vector<json> answers;
+    std::istringstream lines(out.str());
+    for (std::string line; std::getline(lines, line);) answers.push_back(json::parse(line));
+    REQUIRE(answers.size() == 6);
+    // The configuration is the one --dump-config prints for the same arguments.
+    CHECK(answers[0]["config"] == to_json(parse({"--workload", "barrier", "--set", "se.st_entries=8"}).params));
+    CHECK(answers[0]["config"]["se"]["st_entries"] == 8);
+    // A refused line carries the message the run would stop with, and the next lines are still answered.
+    CHECK_THAT(answers[1]["error"].get<std::string>(), Contains("se.st_entrys") && Contains("se.st_entries"));
+    CHECK(answers[2]["error"] == "standard input, line 3: not a JSON array of arguments");
+    CHECK(answers[3]["error"] == "standard input, line 4: argument 3 is not a string");
+    CHECK_THAT(answers[4]["error"].get<std::string>(), Contains("line 5: not the command line of a run"));
+    CHECK(answers[5]["config"] == to_json(parse({}).params));
+    // Given with anything else, its other flags would be ignored: refused.
+    CHECK_THROWS_WITH(parse({"--check-args", "--cores", "4"}), Contains("give it alone"));
+    CHECK(parse({"--check-args"}).check_args);
+    CHECK_THROWS_WITH(parse({"--check-args", "--config", "hmc4"}), Contains("give it alone"));
 }

@@ -288,22 +288,44 @@ def describe(point):
     return " ".join(f"{k}={text(v)}" for k, v in point.items())
 
 
-def check_point(sim, point):
-    """None when `syncron-sim` accepts the point's arguments (`--dump-config`), else its message.
-    A graph or series file the point's workload reads must exist: --dump-config does not open it."""
-    try:
-        done = subprocess.run([sim, *arguments(point), "--dump-config"], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
-    except OSError as e:
-        return f"cannot run the simulator '{sim}': {e.strerror}"
-    if done.returncode != 0:
-        lines = [ln for ln in done.stderr.splitlines() if ln.strip() and ln.strip() != "(see syncron-sim --help)"]
-        message = " ".join(lines) or f"exit status {done.returncode}"
-        return message[len("syncron-sim: "):] if message.startswith("syncron-sim: ") else message
-    try:
-        workload = json.loads(done.stdout).get("workload") or {}
-    except ValueError:
-        return "syncron-sim --dump-config printed no configuration"
+def check_arguments(sim, arg_lists, jobs=None):
+    """For each list of a run's arguments, None when `syncron-sim` accepts it (as `--dump-config` would), else
+    its message. One `syncron-sim --check-args` per job checks its share of the lists (a process per run would
+    cost more than the check); `jobs` at a time, at most one per core of this machine (a cluster's are not here).
+    A graph or series file the run's workload reads must exist: the simulator checks it only when it runs."""
+    arg_lists = [list(a) for a in arg_lists]
+    if not arg_lists:
+        return []
+    cores = os.cpu_count() or 1
+    jobs = max(1, min(jobs or cores, cores, len(arg_lists)))
+    shares = [arg_lists[i::jobs] for i in range(jobs)]
+
+    def run(share):
+        lines = "".join(json.dumps(a) + "\n" for a in share)
+        try:
+            done = subprocess.run([sim, "--check-args"], input=lines, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        except OSError as e:
+            return [f"cannot run the simulator '{sim}': {e.strerror}"] * len(share)
+        answers = done.stdout.splitlines()
+        if done.returncode != 0 or len(answers) != len(share):
+            why = done.stderr.strip() or f"exit status {done.returncode}, {len(answers)} of {len(share)} answers"
+            return [f"syncron-sim --check-args failed: {why}"] * len(share)
+        return [answer_message(json.loads(a)) for a in answers]
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        found = list(pool.map(run, shares))
+    out = [None] * len(arg_lists)
+    for i, share in enumerate(found):
+        out[i::jobs] = share
+    return out
+
+
+def answer_message(answer):
+    """The message of one `--check-args` answer: its error, or a missing input file; None when it runs."""
+    if "error" in answer:
+        return answer["error"]
+    workload = answer.get("config", {}).get("workload") or {}
     for kind, readers in (("graph", GRAPH_READERS), ("series", SERIES_READERS)):
         path = workload.get(kind) or ""
         if path and workload.get("name") in readers and not (os.path.isfile(path) and os.access(path, os.R_OK)):
@@ -312,11 +334,8 @@ def check_point(sim, point):
 
 
 def check_points(sim, pts, jobs=None):
-    """[(point, message)] of the points `syncron-sim` refuses, in order; the points are checked in
-    parallel, `jobs` at a time, at most one per core of this machine (a cluster run's cores are not here)."""
-    cores = os.cpu_count() or 1
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(jobs or cores, cores))) as pool:
-        found = list(pool.map(lambda p: check_point(sim, p), pts))
+    """[(point, message)] of the points `syncron-sim` refuses, in order (check_arguments)."""
+    found = check_arguments(sim, [arguments(p) for p in pts], jobs)
     return [(p, m) for p, m in zip(pts, found) if m]
 
 
