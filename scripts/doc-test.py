@@ -7,7 +7,8 @@ one fresh temporary directory per file (a command may use a file an earlier
 one wrote), with `build`, `scripts`, `traces`, `platforms`, `docs` and `testbenches` linked
 to the repository's and build/sc_main on PATH, so both `build/sc_main/syncron-sim`
 and a bare `syncron-sim` work. Every syncron-sim invocation runs small: its
-`--ops N` becomes `--ops OPS` (default 3), or `--ops OPS` is added.
+`--ops N` becomes `--ops OPS` (default 3), or `--ops OPS` is added (not to
+`--check-args`, which takes no other flag and runs nothing).
 
 Commands that cannot run here are skipped by the explicit list SKIP below,
 each with its reason; an entry that matches no command is an error, so the
@@ -90,7 +91,7 @@ def small(command, ops):
     parts = re.split(r"(&&|\|\||;|\|)", command)
     for i, part in enumerate(parts):
         m = re.search(r"(^|\s)((?:\S*/)?syncron-sim)(?=\s|$)", part)
-        if not m:
+        if not m or re.search(r"\s--check-args(?=\s|$)", part):
             continue
         if re.search(r"--ops[ =]\d+", part):
             parts[i] = re.sub(r"--ops([ =])\d+", r"--ops\g<1>%d" % ops, part)
