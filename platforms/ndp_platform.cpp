@@ -9,6 +9,7 @@
 #include "models/common/latency_samples.h"
 #include "models/schemes/scheme_factory.h"
 #include "platforms/config/config.h"
+#include "platforms/lock_fairness_report.h"
 
 namespace syncron {
 
@@ -435,21 +436,17 @@ void NdpPlatform::report_sync_latency(nlohmann::json& j) const {
             latency[NdpCore::blocking_call_name(static_cast<NdpCore::BlockingCall>(k))] = all.to_json(ticks_per_ns);
     }
     j["sync_latency"] = latency;
-    std::vector<uint64_t> acquisitions;
-    uint64_t total = 0;
+    LockFairnessInput in;
+    in.units = static_cast<unsigned>(m_units.size());
+    in.ticks_per_ns = ticks_per_ns;
     for (const auto& c : m_cores) {
-        acquisitions.push_back(
-            c->stats().sync_latency[static_cast<unsigned>(NdpCore::BlockingCall::lock_acquire)].count());
-        total += acquisitions.back();
+        in.waits.push_back(&c->stats().sync_latency[static_cast<unsigned>(NdpCore::BlockingCall::lock_acquire)]);
+        in.unit_of_core.push_back(c->unit());
     }
-    if (total == 0 || acquisitions.empty()) return;
-    const auto [lo, hi] = std::minmax_element(acquisitions.begin(), acquisitions.end());
-    const double n = static_cast<double>(total);
-    j["lock_fairness"] = {{"acquisitions", acquisitions},
-                          {"share_min", static_cast<double>(*lo) / n},
-                          {"share_max", static_cast<double>(*hi) / n},
-                          {"max_min_ratio", *lo ? json(static_cast<double>(*hi) / static_cast<double>(*lo)) : json()},
-                          {"jain_index", jain_index(acquisitions)}};
+    if (m_scheme->uses_ses()) // hand-offs are counted where the SEs grant
+        for (const auto& u : m_units) in.ses.push_back(&u->se->core().stats());
+    json fairness = lock_fairness_report(in);
+    if (!fairness.is_null()) j["lock_fairness"] = std::move(fairness);
 }
 
 // The MESI directories and the L1s' side of the protocol (docs/stats.md,

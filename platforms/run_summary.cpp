@@ -1,5 +1,6 @@
 #include "platforms/run_summary.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace syncron {
@@ -54,8 +55,27 @@ RunSummary RunSummary::from_stats(const nlohmann::json& j) {
     if (j.contains("lock_fairness")) {
         const auto& f = j["lock_fairness"];
         const std::string where = "lock_fairness";
-        s.fairness = Fairness{get<double>(f, "share_min", where), get<double>(f, "share_max", where),
-                              get<double>(f, "jain_index", where)};
+        Fairness fair;
+        fair.share_min = get<double>(f, "share_min", where);
+        fair.share_max = get<double>(f, "share_max", where);
+        fair.wait_jain_index = get<double>(f, "wait_jain_index", where);
+        const auto range = [&](const char* key, double& lo, double& hi) {
+            const auto v = stat_at(f, key, where).get<std::vector<double>>();
+            if (v.empty()) return;
+            const auto [a, b] = std::minmax_element(v.begin(), v.end());
+            lo = *a;
+            hi = *b;
+        };
+        range("wait_p50_ns", fair.p50_lo, fair.p50_hi);
+        range("wait_p99_ns", fair.p99_lo, fair.p99_hi);
+        range("wait_max_ns", fair.max_lo, fair.max_hi);
+        for (const auto& u : stat_at(f, "units", where))
+            fair.unit_shares.push_back(get<double>(u, "acquisition_share", "lock_fairness.units[]"));
+        if (f.contains("handoffs_within_unit")) {
+            fair.handoffs_within = get<uint64_t>(f, "handoffs_within_unit", where);
+            fair.handoffs_across = get<uint64_t>(f, "handoffs_across_units", where);
+        }
+        s.fairness = fair;
     }
     if (get<bool>(j, "se_used", run))
         for (const auto& e : stat_at(j, "se", run)) {

@@ -48,9 +48,16 @@ struct RunSummary {
         uint64_t count = 0;
         double mean_ns = 0, p50_ns = 0, p95_ns = 0, p99_ns = 0, max_ns = 0;
     };
-    /// How the lock acquisitions spread over the client cores (lock_fairness).
+    /// How the lock acquisitions and waits spread over the client cores and
+    /// units (lock_fairness).
     struct Fairness {
-        double share_min = 0, share_max = 0, jain_index = 0;
+        double share_min = 0, share_max = 0;
+        double wait_jain_index = 0; ///< over the per-core mean waits
+        /// Lowest and highest per-core wait percentiles, ns.
+        double p50_lo = 0, p50_hi = 0, p99_lo = 0, p99_hi = 0, max_lo = 0, max_hi = 0;
+        std::vector<double> unit_shares; ///< per unit, its share of the acquisitions
+        /// Hand-offs that kept the lock in its unit and that moved it; only when the SEs served the locks.
+        std::optional<uint64_t> handoffs_within, handoffs_across;
     };
 
     // What ran (always in the statistics).

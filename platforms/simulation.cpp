@@ -334,9 +334,23 @@ std::string summary(const SimulationResult& r) {
         add(call_label(s.latency[i].call), lat.right(i, 1) + " waits, ns: mean " + lat.right(i, 2) + " p50 " +
                                                lat.right(i, 3) + " p95 " + lat.right(i, 4) + " p99 " + lat.right(i, 5) +
                                                " max " + lat.right(i, 6));
-    if (s.fairness)
-        add("lock fairness", format("Jain index %.3f, per-core share of acquisitions %.2f%% to %.2f%%",
-                                    s.fairness->jain_index, 100 * s.fairness->share_min, 100 * s.fairness->share_max));
+    if (s.fairness) {
+        const auto& f = *s.fairness;
+        add("lock fairness", format("Jain index of per-core mean waits %.3f, per-core share of acquisitions "
+                                    "%.2f%% to %.2f%%",
+                                    f.wait_jain_index, 100 * f.share_min, 100 * f.share_max));
+        add("lock wait/core", format("ns, lowest to highest core: p50 %.1f-%.1f, p99 %.1f-%.1f, max %.1f-%.1f",
+                                     f.p50_lo, f.p50_hi, f.p99_lo, f.p99_hi, f.max_lo, f.max_hi));
+        std::string units = "acquisitions";
+        for (const double share : f.unit_shares) units += format(" %.1f%%", 100 * share);
+        if (f.handoffs_within) {
+            const uint64_t all = *f.handoffs_within + *f.handoffs_across;
+            units += format("; hand-offs %llu within, %llu across units (%.1f%% across)",
+                            static_cast<ull>(*f.handoffs_within), static_cast<ull>(*f.handoffs_across),
+                            all ? 100.0 * static_cast<double>(*f.handoffs_across) / static_cast<double>(all) : 0.0);
+        }
+        add("lock by unit", units);
+    }
     if (!s.sync_variables.empty()) {
         std::string vars;
         for (const auto& v : s.sync_variables) vars += (vars.empty() ? "" : " ") + v;

@@ -59,6 +59,8 @@ public:
     const Stats& stats() const { return m_stats; }
     std::vector<Waiting> waiting() const;
     unsigned unit() const { return m_core.unit(); }
+    /// The lock fairness threshold behind SYNCRON_MMIO_FAIRNESS, shared with the SEs by the fabric.
+    void share_lock_fairness(std::shared_ptr<unsigned> threshold) { m_core.share_lock_fairness(std::move(threshold)); }
 
 protected:
     // The hart-facing socket of the derived class forwards here.

@@ -19,7 +19,8 @@ MmioFrontEndCore::MmioFrontEndCore(unsigned unit, const FabricParams& params, st
     : m_unit(unit), m_params(params),
       m_base(params.port_offsets ? 0
                                  : params.window_base + uint64_t(unit) * params.harts_per_unit * params.window_bytes),
-      m_kinds(kinds ? std::move(kinds) : std::make_shared<KindTable>()), m_harts(params.harts_per_unit) {
+      m_kinds(kinds ? std::move(kinds) : std::make_shared<KindTable>()),
+      m_fairness(std::make_shared<unsigned>(params.se.lock_fairness_threshold)), m_harts(params.harts_per_unit) {
     m_params.vars.units = params.units;
 }
 
@@ -37,6 +38,7 @@ bool MmioFrontEndCore::read_register(const Hart& h, unsigned hart, uint64_t off,
     case SYNCRON_MMIO_INFO_HI: value = h.info >> 32; return len == 4;
     case SYNCRON_MMIO_STATUS: value = h.status; return len == 4;
     case SYNCRON_MMIO_HART: value = m_unit * m_params.harts_per_unit + hart; return len == 4;
+    case SYNCRON_MMIO_FAIRNESS: value = *m_fairness; return len == 4;
     default: return false;
     }
 }
@@ -68,7 +70,7 @@ MmioFrontEndCore::Outcome MmioFrontEndCore::access(const Access& a) {
     uint64_t value = 0;
     if (!read_register(h, *hart, off, a.len, value)) {
         const bool known = off == SYNCRON_MMIO_VAR_HI || off == SYNCRON_MMIO_INFO_HI || off == SYNCRON_MMIO_STATUS ||
-                           off == SYNCRON_MMIO_HART;
+                           off == SYNCRON_MMIO_HART || off == SYNCRON_MMIO_FAIRNESS;
         return finish(known ? SYNCRON_ST_BAD_SIZE : SYNCRON_ST_BAD_OFFSET);
     }
     if (a.read) {
@@ -84,6 +86,8 @@ MmioFrontEndCore::Outcome MmioFrontEndCore::access(const Access& a) {
     case SYNCRON_MMIO_VAR_HI: h.var = (h.var & 0xffffffffull) | (v << 32); break;
     case SYNCRON_MMIO_INFO_LO: h.info = a.len == 8 ? v : (h.info & ~0xffffffffull) | v; break;
     case SYNCRON_MMIO_INFO_HI: h.info = (h.info & 0xffffffffull) | (v << 32); break;
+    // Shared with the SEs: their next grant decision uses the new value.
+    case SYNCRON_MMIO_FAIRNESS: *m_fairness = static_cast<unsigned>(v); break;
     default: return finish(SYNCRON_ST_BAD_COMMAND); // STATUS and HART are read-only
     }
     return finish(SYNCRON_ST_OK);

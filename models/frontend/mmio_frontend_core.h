@@ -67,6 +67,10 @@ public:
     unsigned unit() const { return m_unit; }
     uint64_t base() const { return m_base; }
     uint64_t end() const { return m_base + uint64_t(m_harts.size()) * m_params.window_bytes; }
+    /// The lock fairness threshold behind SYNCRON_MMIO_FAIRNESS: the fabric
+    /// shares one value with its SEs; alone, the front end keeps its own.
+    void share_lock_fairness(std::shared_ptr<unsigned> threshold) { m_fairness = std::move(threshold); }
+    unsigned lock_fairness_threshold() const { return *m_fairness; }
 
 private:
     struct Hart {
@@ -85,6 +89,7 @@ private:
     FabricParams m_params;
     uint64_t m_base;
     std::shared_ptr<KindTable> m_kinds;
+    std::shared_ptr<unsigned> m_fairness; // SYNCRON_MMIO_FAIRNESS
     std::vector<Hart> m_harts;
 };
 

@@ -48,7 +48,8 @@ FabricParams checked(FabricParams p, unsigned bus_bits) {
 
 SyncronFabricBase::SyncronFabricBase(sc_core::sc_module_name name, const FabricParams& params, unsigned bus_bits)
     : sc_module(name), m_params(checked(params, bus_bits)),
-      m_map(m_params.units, m_params.harts_per_unit, fabric_memory(m_params)), m_kinds(std::make_shared<KindTable>()) {
+      m_map(m_params.units, m_params.harts_per_unit, fabric_memory(m_params)), m_kinds(std::make_shared<KindTable>()),
+      m_fairness(std::make_shared<unsigned>(m_params.se.lock_fairness_threshold)) {
     const FabricParams& p = m_params;
     m_topology.units = p.units;
     m_topology.cores_per_unit = p.harts_per_unit;
@@ -61,6 +62,7 @@ SyncronFabricBase::SyncronFabricBase(sc_core::sc_module_name name, const FabricP
         m_xbars.push_back(std::make_unique<Crossbar>((n + "_xbar").c_str(), p.xbar, m_routers.back().get()));
         m_ses.push_back(std::make_unique<SeModule>((n + "_se").c_str(), u, p.se, m_topology, m_map));
         m_ses.back()->set_timing(p.timing);
+        m_ses.back()->share_lock_fairness(m_fairness);
         m_xbars.back()->out.bind(m_ses.back()->in);
         m_ses.back()->to_ses.bind(m_xbars.back()->in);
     }
@@ -107,6 +109,7 @@ void SyncronFabricBase::end_of_simulation() {
 
 void SyncronFabricBase::attach(unsigned u, MmioFrontEndBase& fe, tlm::tlm_target_socket<32>& overflow_in) {
     fe.to_se.bind(m_xbars.at(u)->in);
+    fe.share_lock_fairness(m_fairness);
     m_ses.at(u)->to_cores.bind(fe.replies);
     m_ses.at(u)->to_mem.bind(overflow_in);
 }

@@ -39,6 +39,9 @@ public:
     /// Unit u's front end window range [begin, end), for the bus's decoder.
     uint64_t unit_window_begin(unsigned u) const { return window(hart_id(u, 0)); }
     uint64_t unit_window_end(unsigned u) const { return window(hart_id(u, 0) + m_params.harts_per_unit); }
+    /// The lock fairness threshold every SE reads at its grant decisions; the
+    /// front ends' SYNCRON_MMIO_FAIRNESS register writes it.
+    unsigned lock_fairness_threshold() const { return *m_fairness; }
     SeModule& se(unsigned u) { return *m_ses.at(u); }
     const SeModule& se(unsigned u) const { return *m_ses.at(u); }
     virtual MmioFrontEndBase& frontend_base(unsigned u) = 0;
@@ -61,6 +64,7 @@ private:
     AddressMap m_map;
     SeTopology m_topology;
     std::shared_ptr<KindTable> m_kinds;
+    std::shared_ptr<unsigned> m_fairness; // shared by the SEs and the front ends
     std::vector<std::unique_ptr<Router>> m_routers;
     std::vector<std::unique_ptr<Crossbar>> m_xbars;
     std::vector<std::unique_ptr<SeModule>> m_ses;

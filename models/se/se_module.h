@@ -19,6 +19,7 @@
 // receives the replies are enough (see docs/se.md).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include <systemc>
 #include <tlm>
@@ -65,6 +66,10 @@ public:
     size_t payloads_in_use() const { return m_transport->payloads_in_use(); }
 
     const SeCore& core() const { return m_service.core(); }
+    /// Reads the lock fairness threshold from `threshold` from now on (shared, changeable at run time).
+    void share_lock_fairness(std::shared_ptr<unsigned> threshold) {
+        m_service.core().share_lock_fairness(std::move(threshold));
+    }
     const Stats& stats() const { return m_service.stats(); }
     /// This module's group of statistics (docs/stats.md); in se_module_stats.cpp.
     void report_stats(const StatContext& ctx, nlohmann::json& out) const override;

@@ -822,3 +822,126 @@ TEST_CASE("front end: a run whose harts all completed reports nobody waiting", "
     sc_core::sc_start();
     CHECK(b.fabric.report_waiting() == 0);
 }
+
+namespace {
+
+/// The lock's holders by unit, in the order they held it, before and after
+/// hart 0 writes SYNCRON_MMIO_FAIRNESS = 1 (threshold 0 until then).
+struct FairnessRun {
+    std::vector<unsigned> before, after;
+    uint64_t across_before = 0, across_after = 0; // the SEs' cross-unit hand-offs at the switch and at the end
+    uint64_t within_before = 0, within_after = 0;
+    uint32_t read_back = 0;    ///< the register as hart 1 of unit 1 reads it after the write
+    uint32_t initial = 99;     ///< the register before the write (se.lock_fairness_threshold, 0)
+    uint32_t wide_status = 0;  ///< STATUS after an 8-byte read of the 32-bit register
+    uint32_t debug_value = 99; ///< a debug read after the run
+    int max_in_cs = 0;
+    unsigned bad_status = 0;
+    uint64_t counter = 0;
+};
+
+FairnessRun run_fairness_switch(bool at) {
+    constexpr unsigned kUnits = 2, kHarts = 4, kTotal = kUnits * kHarts, kRounds = 12;
+    FairnessRun out;
+    const uint64_t lock = var(1, 0), barrier = var(0, 0);
+    const FabricParams fp = params(kUnits, kHarts, true, at ? Timing::at : Timing::lt);
+    int in_cs = 0;
+    bool switched = false;
+    std::unique_ptr<Bench> bench;
+    const auto handoffs = [&](uint64_t& within, uint64_t& across) {
+        within = across = 0;
+        for (unsigned u = 0; u < kUnits; ++u)
+            for (unsigned v = 0; v < kUnits; ++v) {
+                within += bench->fabric.se(u).core().stats().lock_handoffs_within[v];
+                across += bench->fabric.se(u).core().stats().lock_handoffs_across[v];
+            }
+    };
+    const auto ok = [&](uint32_t st) { out.bad_status += st != SYNCRON_ST_OK; };
+    bench = std::make_unique<Bench>(fp, at, [&](PlainHart& h, unsigned g) {
+        Api api{h, kWindows + g * fp.window_bytes};
+        if (g == 1) {
+            out.initial = static_cast<uint32_t>(h.load(bench->window(g) + SYNCRON_MMIO_FAIRNESS));
+            h.load(bench->window(g) + SYNCRON_MMIO_FAIRNESS, 8);
+            out.wide_status = static_cast<uint32_t>(h.load(bench->window(g) + SYNCRON_MMIO_STATUS));
+        }
+        for (const bool second : {false, true}) {
+            for (unsigned r = 0; r < kRounds; ++r) {
+                ok(api.sync(SYNCRON_OP_LOCK_ACQUIRE, lock));
+                out.max_in_cs = std::max(out.max_in_cs, ++in_cs);
+                (second ? out.after : out.before).push_back(g / kHarts);
+                const uint64_t v = h.load(kCounter, 8);
+                h.compute(sc_time(20, SC_NS));
+                h.store(kCounter, v + 1, 8);
+                --in_cs;
+                ok(api.async(SYNCRON_OP_LOCK_RELEASE, lock));
+                h.compute(sc_time(5, SC_NS)); // ask again at once: every hart contends
+            }
+            if (second) break;
+            ok(api.sync(SYNCRON_OP_BARRIER_ACROSS_UNITS, barrier, kTotal));
+            if (g == 0) { // the host OS changes the threshold while the run goes on
+                handoffs(out.within_before, out.across_before);
+                h.store(kWindows + SYNCRON_MMIO_FAIRNESS, 1);
+                ok(static_cast<uint32_t>(h.load(kWindows + SYNCRON_MMIO_STATUS)));
+                switched = true;
+            }
+            ok(api.sync(SYNCRON_OP_BARRIER_ACROSS_UNITS, barrier, kTotal));
+            if (g == kHarts + 1)
+                out.read_back = static_cast<uint32_t>(h.load(bench->window(g) + SYNCRON_MMIO_FAIRNESS));
+        }
+    });
+    sc_core::sc_start();
+    for (const auto& h : bench->harts) REQUIRE(h->done);
+    REQUIRE(switched);
+    handoffs(out.within_after, out.across_after);
+    uint8_t data[4] = {};
+    REQUIRE(bench->fabric.frontend(0).function().debug_read(kWindows + SYNCRON_MMIO_FAIRNESS, data, 4) == 4);
+    out.debug_value = data[0];
+    out.counter = bench->mem.read(kCounter, 8);
+    CHECK(bench->fabric.lock_fairness_threshold() == 1);
+    return out;
+}
+
+/// Unit changes between consecutive holders.
+unsigned unit_changes(const std::vector<unsigned>& holders) {
+    unsigned n = 0;
+    for (size_t i = 1; i < holders.size(); ++i) n += holders[i] != holders[i - 1];
+    return n;
+}
+
+void check_fairness_switch(const FairnessRun& r) {
+    CHECK(r.bad_status == 0);
+    CHECK(r.max_in_cs == 1);               // mutual exclusion in both phases
+    CHECK(r.counter == 2ull * 2 * 4 * 12); // two phases, 8 harts, 12 rounds
+    CHECK(r.read_back == 1);
+    CHECK(r.initial == 0);
+    CHECK(r.wide_status == SYNCRON_ST_BAD_SIZE);
+    CHECK(r.debug_value == 1);
+    REQUIRE(r.before.size() == 96);
+    REQUIRE(r.after.size() == 96);
+    // Threshold 0: a unit keeps the lock while its harts ask (paper Figure 4);
+    // threshold 1: the lock alternates between the units while both ask.
+    const unsigned changes_before = unit_changes(r.before), changes_after = unit_changes(r.after);
+    INFO("unit changes before " << changes_before << ", after " << changes_after);
+    CHECK(changes_before <= 4);
+    CHECK(changes_after >= 80);
+    // The SEs counted the same: cross-unit hand-offs only after the write.
+    const uint64_t across = r.across_after - r.across_before, within = r.within_after - r.within_before;
+    INFO("SE hand-offs after the write: " << within << " within, " << across << " across");
+    CHECK(r.across_before <= changes_before);
+    CHECK(r.within_before >= 80);
+    CHECK(across <= changes_after + 1); // +1: the switch itself may move the lock
+    CHECK(across >= 80);
+    CHECK(within <= 4);
+}
+
+} // namespace
+
+TEST_CASE("front end: writing SYNCRON_MMIO_FAIRNESS changes the lock's hand-offs between units in LT",
+          "[frontend][fairness]") {
+    check_fairness_switch(run_fairness_switch(false));
+}
+
+TEST_CASE("front end: writing SYNCRON_MMIO_FAIRNESS changes the lock's hand-offs between units in AT",
+          "[frontend][fairness]") {
+    check_fairness_switch(run_fairness_switch(true));
+}

@@ -425,6 +425,44 @@ TEST_CASE("lock fairness threshold: a unit yields the lock after N local grants"
     n.run();
     CHECK(n.errors.empty());
     CHECK(n.tables_empty());
+    // Hand-offs where they were decided: two inside unit 0 at its SE, the
+    // moves 0 -> 1 -> 0 at the Master SE; no more than 2 grants in a row.
+    CHECK(n.ses[0].stats().lock_handoffs_within == std::vector<uint64_t>{2, 0});
+    CHECK(n.ses[0].stats().lock_handoffs_across == std::vector<uint64_t>{0, 0});
+    CHECK(n.ses[1].stats().lock_handoffs_within == std::vector<uint64_t>{0, 0});
+    CHECK(n.ses[1].stats().lock_handoffs_across == std::vector<uint64_t>{1, 1});
+    CHECK(n.ses[0].stats().lock_local_run_max == 2);
+}
+
+TEST_CASE("lock fairness threshold: a change at run time applies from the next grant decision",
+          "[se][lock][fairness]") {
+    SeNetwork n(2, 4, params_with(64)); // threshold 0 at elaboration
+    const auto threshold = std::make_shared<unsigned>(0);
+    for (auto& se : n.ses) se.share_lock_fairness(threshold);
+    const uint64_t L = SeNetwork::var(1, 0);
+    for (unsigned c = 0; c < 4; ++c) n.send(0, c, Opcode::lock_acquire_local, L);
+    n.run();
+    core_sends(n, 1, 0, Opcode::lock_acquire_local, L);
+    n.run();
+    const auto holder = [&] {
+        for (unsigned c = 0; c < 4; ++c)
+            if (!n.take(0, c).empty()) return c;
+        return 99u;
+    };
+    unsigned h = holder();
+    REQUIRE(h != 99u);
+    core_sends(n, 0, h, Opcode::lock_release_local, L); // off: handed on inside unit 0
+    n.run();
+    h = holder();
+    REQUIRE(h != 99u);
+    CHECK(n.take(1, 0).empty());
+    *threshold = 1; // two grants in a row already: the next release yields
+    CHECK(n.ses[0].lock_fairness_threshold() == 1);
+    core_sends(n, 0, h, Opcode::lock_release_local, L);
+    n.run();
+    CHECK(holder() == 99u);
+    CHECK(ops_of(n.take(1, 0)) == std::vector<Opcode>{Opcode::lock_grant_local});
+    CHECK(n.errors.empty());
 }
 
 TEST_CASE("lock fairness threshold off (paper default): the unit keeps the lock while its cores ask",

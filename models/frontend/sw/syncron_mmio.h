@@ -14,6 +14,10 @@
  *   0x00C INFO_HI  RW    resources, or the lock address of cond_wait
  *   0x010 STATUS   R   outcome of this hart's last access (SYNCRON_ST_*)
  *   0x014 HART     R   this window's global hart ID
+ *   0x018 FAIRNESS RW  lock fairness threshold of the whole fabric: after
+ *                      this many consecutive grants of a lock inside a unit
+ *                      the lock goes to another waiting unit (0 = off); a
+ *                      write applies from the SEs' next grant decision
  *   0x100 + 8*op   command slots, op = the request's Table 3 opcode:
  *                  a LOAD issues a req_sync request and returns (the STATUS
  *                  code) when the SE's grant arrives; a STORE issues a
@@ -92,6 +96,16 @@ static inline uint32_t syncron_async_(const syncron_hart_t* h, uint32_t op, uint
 
 static inline uint32_t syncron_status(const syncron_hart_t* h) { return syncron_read32_(h, SYNCRON_MMIO_STATUS); }
 static inline uint32_t syncron_hart_id(const syncron_hart_t* h) { return syncron_read32_(h, SYNCRON_MMIO_HART); }
+
+/* The local grant threshold (paper §4 and §6), for every SE of the fabric.
+ * Returns the STATUS code of the write. */
+static inline uint32_t syncron_set_lock_fairness(const syncron_hart_t* h, uint32_t threshold) {
+    syncron_write32_(h, SYNCRON_MMIO_FAIRNESS, threshold);
+    return syncron_read32_(h, SYNCRON_MMIO_STATUS);
+}
+static inline uint32_t syncron_lock_fairness(const syncron_hart_t* h) {
+    return syncron_read32_(h, SYNCRON_MMIO_FAIRNESS);
+}
 
 /* Table 2. Each returns the STATUS code (SYNCRON_ST_OK on success). A bad
  * access also gets a bus error response by default; on an ISS that traps on

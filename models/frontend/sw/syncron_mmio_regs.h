@@ -12,6 +12,10 @@
 #define SYNCRON_MMIO_INFO_HI 0x00Cu
 #define SYNCRON_MMIO_STATUS 0x010u
 #define SYNCRON_MMIO_HART 0x014u
+/* Lock fairness threshold of the whole fabric (paper §4 and §6), read/write
+ * from any hart: after this many consecutive grants of a lock inside a unit
+ * the SE hands it to another waiting unit; 0 = off. */
+#define SYNCRON_MMIO_FAIRNESS 0x018u
 #define SYNCRON_MMIO_CMD_BASE 0x100u
 #define SYNCRON_MMIO_CMD_STRIDE 8u
 #define SYNCRON_MMIO_CMD_SLOTS 64u

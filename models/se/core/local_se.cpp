@@ -140,6 +140,7 @@ void LocalSe::lock(StEntry& e, const Message& m, SeResult& r) {
         }
         s.info = kValid | c;
         s.local_grants = 1;
+        m_cx.note_local_run(1);
         return;
     }
     case Opcode::lock_release_local: {
@@ -149,13 +150,16 @@ void LocalSe::lock(StEntry& e, const Message& m, SeResult& r) {
         }
         // Fairness: after `threshold` grants in a row inside the unit the
         // lock goes back to the Master SE even if local cores still wait.
-        const unsigned threshold = m_cx.params().lock_fairness_threshold;
+        // The threshold is read now: a run-time change applies from this decision on.
+        const unsigned threshold = m_cx.lock_fairness_threshold();
         const bool yield = threshold && s.local_grants >= threshold && s.local.any();
         if (!yield) {
             const unsigned c = m_cx.grant_next_local(s, Opcode::lock_grant_local, m.addr, r);
             if (c != kNone) { // hand over inside the unit
                 s.info = kValid | c;
                 ++s.local_grants;
+                m_cx.count_handoff(m_cx.unit_of_core(m.core), m_cx.unit_of_core(c));
+                m_cx.note_local_run(s.local_grants);
                 return;
             }
         }

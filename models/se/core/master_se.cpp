@@ -52,6 +52,17 @@ void MasterSe::enqueue(VarState& s, const Requester& w) {
     }
 }
 
+bool MasterSe::others_wait(const VarState& s) {
+    if (s.global.any()) return true;
+    for (const auto& b : s.remote)
+        if (b.any()) return true;
+    return false;
+}
+
+unsigned MasterSe::unit_of(const Requester& w) const {
+    return w.kind == Requester::own ? m_cx.unit_of_core(w.core) : w.se_id;
+}
+
 void MasterSe::dequeue(VarState& s, const Requester& w) {
     switch (w.kind) {
     case Requester::own: s.local.reset(w.core); break;
@@ -143,6 +154,7 @@ void MasterSe::lock(VarState& s, const Message& m, const Requester& w, SeResult&
         s.info = to.owner_code(unit);
         // Consecutive grants to the Master SE's own cores (fairness).
         s.local_grants = to.kind == Requester::own ? s.local_grants + 1 : 0;
+        if (to.kind == Requester::own && others_wait(s)) m_cx.note_local_run(s.local_grants);
         reply(to, Opcode::lock_grant_local, Opcode::lock_grant_global, Opcode::lock_grant_overflow, m.addr, r);
     };
     if (is_acquire_type(m.op)) {
@@ -164,10 +176,12 @@ void MasterSe::lock(VarState& s, const Message& m, const Requester& w, SeResult&
         return;
     }
     Requester next;
-    const unsigned threshold = m_cx.params().lock_fairness_threshold;
+    // The threshold is read now: a run-time change applies from this decision on.
+    const unsigned threshold = m_cx.lock_fairness_threshold();
     const bool others_first = threshold && s.local_grants >= threshold;
     if (pick_next(s, next, others_first)) {
         dequeue(s, next);
+        m_cx.count_handoff(unit_of(w), unit_of(next));
         grant(next);
     } else {
         s.info = 0;

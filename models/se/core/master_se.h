@@ -46,6 +46,10 @@ private:
     bool pick_next(VarState& s, Requester& out, bool others_first = false) const;
     bool pick_other_se(VarState& s, Requester& out) const;
     static bool waiting(const VarState& s, const Requester& w);
+    /// Another unit (an SE, or a core of an overflowed SE) waits for the variable.
+    static bool others_wait(const VarState& s);
+    /// The unit of a requester (lock fairness statistics).
+    unsigned unit_of(const Requester& w) const;
     static void enqueue(VarState& s, const Requester& w);
     static void dequeue(VarState& s, const Requester& w);
 

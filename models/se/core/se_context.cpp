@@ -31,7 +31,16 @@ SeContext::SeContext(unsigned unit, const SeParams& params, SeTopology topology,
     : m_unit(unit), m_params(params), m_topo(checked(std::move(topology), params, organization.get())),
       m_memory(memory), m_org(std::move(organization)), m_overflow(make_overflow_policy(m_topo)),
       m_st(params.st_entries, m_org->own_cores(), m_topo.units), m_counters(params.indexing_counters),
-      m_layout(m_topo.units, m_topo.cores_per_unit, m_org->kind() == SeOrganization::flat) {}
+      m_layout(m_topo.units, m_topo.cores_per_unit, m_org->kind() == SeOrganization::flat) {
+    m_fairness = std::make_shared<unsigned>(params.lock_fairness_threshold);
+    m_stats.lock_handoffs_within.assign(m_topo.units, 0);
+    m_stats.lock_handoffs_across.assign(m_topo.units, 0);
+}
+
+void SeContext::count_handoff(unsigned from, unsigned to) {
+    if (from >= m_topo.units) return; // not a unit of this topology (cannot happen for a well-formed owner)
+    ++(from == to ? m_stats.lock_handoffs_within : m_stats.lock_handoffs_across)[from];
+}
 
 void SeContext::emit(Outgoing::Dest dest, unsigned id, const Message& m, SeResult& r) {
     r.out.push_back({dest, static_cast<uint16_t>(id), m});

@@ -3,6 +3,7 @@
 // and the overflow policy): its identity and configuration, ST, indexing
 // counters, statistics, and the outbox its state machines write to. SeCore
 // owns one; the parts are handed it per message, so an SeCore stays movable.
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <string>
@@ -30,6 +31,17 @@ public:
 
     unsigned unit() const { return m_unit; }
     const SeParams& params() const { return m_params; }
+    /// The lock fairness threshold in force now: params().lock_fairness_threshold
+    /// at elaboration; a run-time register (docs/integration.md) may share one
+    /// value between the SEs and change it, read at every grant decision.
+    unsigned lock_fairness_threshold() const { return *m_fairness; }
+    void share_lock_fairness(std::shared_ptr<unsigned> threshold) { m_fairness = std::move(threshold); }
+    /// The unit of own core `core` (flat organization: of any core).
+    unsigned unit_of_core(unsigned core) const { return m_org->core(core, m_unit).unit; }
+    /// Counts a lock hand-off from a holder in unit `from` to one in unit `to`.
+    void count_handoff(unsigned from, unsigned to);
+    /// Notes a run of `n` consecutive grants inside one unit.
+    void note_local_run(uint64_t n) { m_stats.lock_local_run_max = std::max(m_stats.lock_local_run_max, n); }
     const SeTopology& topo() const { return m_topo; }
     SyncVarMemory* memory() const { return m_memory; }
     const SeOrganizationIF& organization() const { return *m_org; }
@@ -70,6 +82,7 @@ public:
 private:
     unsigned m_unit;
     SeParams m_params;
+    std::shared_ptr<unsigned> m_fairness; // the threshold in force (lock_fairness_threshold())
     SeTopology m_topo;
     SyncVarMemory* m_memory;
     std::unique_ptr<SeOrganizationIF> m_org;

@@ -52,6 +52,10 @@ public:
     const SyncronVarLayout& layout() const { return m_cx.layout(); }
     const SeTopology& topology() const { return m_cx.topo(); }
     const SeCoreStats& stats() const { return m_cx.stats(); }
+    /// The lock fairness threshold in force, and sharing one changeable value
+    /// between SEs (the front end's run-time register, docs/integration.md).
+    unsigned lock_fairness_threshold() const { return m_cx.lock_fairness_threshold(); }
+    void share_lock_fairness(std::shared_ptr<unsigned> threshold) { m_cx.share_lock_fairness(std::move(threshold)); }
     /// This module's group of statistics (docs/stats.md); in se_core_stats.cpp.
     void report_stats(const StatContext& ctx, nlohmann::json& out) const override;
     const SeOrganizationIF& organization() const { return m_cx.organization(); }

@@ -2,6 +2,7 @@
 // What an SE counts while it serves messages (docs/se.md, Statistics).
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "models/protocol/opcode.h"
 
@@ -28,6 +29,15 @@ struct SeCoreStats {
     uint64_t retries = 0;             ///< aborts with kRetry (the variable is busy in hardware)
     uint64_t forwarded_to_server = 0; ///< release-type messages forwarded to the fallback server
     uint64_t evictions = 0;           ///< hardware barriers moved to software by a redirected arrival
+    // Lock fairness (docs/stats.md, "lock_fairness"): hand-offs this SE
+    // decided (a release passing the lock straight to a waiter), indexed by
+    // the unit the lock leaves; sized to the units by SeContext.
+    std::vector<uint64_t> lock_handoffs_within; ///< the next holder is in the same unit
+    std::vector<uint64_t> lock_handoffs_across; ///< the next holder is in another unit
+    /// Most consecutive grants to one unit's cores this SE made while it
+    /// knew no better (local SE: it cannot see other units) or while another
+    /// unit waited (Master SE); bounded by a non-zero fairness threshold.
+    uint64_t lock_local_run_max = 0;
 };
 
 } // namespace syncron
