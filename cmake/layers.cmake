@@ -9,7 +9,7 @@ set(SYNCRON_LAYER_RULES
   "models/protocol|models/protocol/|plain"
   "models/protocol/tlm|models/protocol/|systemc"
   "models/common|models/common/|plain"
-  "models/se/core|models/se/core/,models/common/,models/protocol/opcode.h,models/protocol/message.h,models/protocol/wire_format.h,models/protocol/endpoint.h,models/protocol/var_snapshot.h|plain"
+  "models/se/core|models/se/core/,models/common/,models/protocol/opcode.h,models/protocol/message.h,models/protocol/wire_format.h,models/protocol/rmw.h,models/protocol/endpoint.h,models/protocol/var_snapshot.h|plain"
   "models/coherence/core|models/coherence/core/,models/common/,models/protocol/coherence.h|plain"
   "models/tlm|models/tlm/,models/common/,models/protocol/|systemc"
   "models/memory|models/memory/,models/tlm/,models/common/,models/protocol/|systemc"

@@ -230,6 +230,9 @@ struct WorkloadParams {
     unsigned series_column = 1;           ///< column of a CSV series (1 = the first)
     unsigned series_length = 256;         ///< length of the generated random walk
     unsigned window = 16;                 ///< subsequence length of the matrix profile
+    // The counter microbenchmark (docs/workloads.md, model extension of §6).
+    unsigned counters = 1;                 ///< counter: shared counters, spread over the units
+    std::string counter_update = "se_rmw"; ///< counter: se_rmw, lock or remote_atomic
 };
 
 struct SimParams {

@@ -5,6 +5,8 @@
 // behind it.
 #include <cstdint>
 
+#include "models/protocol/rmw.h"
+
 namespace syncron {
 
 using SyncVar = uint64_t; ///< opaque pointer returned by create_syncvar (its address)
@@ -37,6 +39,16 @@ public:
     virtual void cond_wait(SyncVar cond, SyncVar lock) = 0;
     virtual void cond_signal(SyncVar cond) = 0;
     virtual void cond_broadcast(SyncVar cond) = 0;
+
+    /// Model extension (paper §6): an atomic read-modify-write of the 8-byte
+    /// aligned word at `addr` (RmwOp; `expected` for cas only), carried out
+    /// by the scheme (docs/schemes.md: SynCron's SEs execute it at the
+    /// word's Master SE). Returns the word's old value.
+    virtual uint64_t atomic_rmw(uint64_t addr, RmwOp op, uint64_t operand, uint64_t expected = 0) = 0;
+    /// The same operation at the word's home vault (the remote_atomics
+    /// scheme's atomic units; min/max as a compare-and-swap loop there),
+    /// whatever the scheme. Returns the word's old value.
+    virtual uint64_t vault_rmw(uint64_t addr, RmwOp op, uint64_t operand, uint64_t expected = 0) = 0;
 };
 
 } // namespace syncron

@@ -12,6 +12,7 @@
 #include "models/protocol/endpoint.h"
 #include "models/protocol/message.h"
 #include "models/protocol/opcode.h"
+#include "models/protocol/rmw.h"
 #include "models/protocol/tlm/atomic_extension.h"
 
 namespace syncron {
@@ -43,6 +44,9 @@ public:
     /// A read-modify-write at the word's home vault (remote atomics): an
     /// uncached 4- or 8-byte transaction; returns the old value.
     virtual uint64_t atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t compare, unsigned size) = 0;
+    /// A read-modify-write of the 8-byte word at `addr` in zero time and with
+    /// no traffic (the ideal scheme): a debug read and write of memory.
+    virtual uint64_t instant_rmw(RmwOp op, uint64_t addr, uint64_t operand, uint64_t expected) = 0;
 
     /// A message from this core: Message::core = local ID, Message::se = unit.
     virtual Message message(Opcode op, uint64_t var, uint64_t info = 0) const = 0;

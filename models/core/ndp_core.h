@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <systemc>
@@ -122,6 +123,7 @@ public:
     void deliver(const Message& m, const sc_core::sc_time& at, const Endpoint& src) override;
     sc_core::sc_time local_time() const override { return m_bus->local_time(); }
     uint64_t atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t compare, unsigned size) override;
+    uint64_t instant_rmw(RmwOp op, uint64_t addr, uint64_t operand, uint64_t expected) override;
     Received receive() override;
     void access(bool write, uint64_t addr, uint8_t* data, unsigned len) override;
     const AddressMap& address_map() const override { return m_map; }
@@ -142,6 +144,8 @@ public:
     void cond_wait(SyncVar cond, SyncVar lock) override;
     void cond_signal(SyncVar cond) override;
     void cond_broadcast(SyncVar cond) override;
+    uint64_t atomic_rmw(uint64_t addr, RmwOp op, uint64_t operand, uint64_t expected = 0) override;
+    uint64_t vault_rmw(uint64_t addr, RmwOp op, uint64_t operand, uint64_t expected = 0) override;
 
 private:
     void run();
@@ -154,6 +158,8 @@ private:
     /// False (after reporting) when the destination answered with an error
     /// (AT: when that is already known once the request phase has ended).
     bool send(uint64_t dest, const Message& m, bool sync);
+    /// Empty when `addr` is a word an rmw may work on, else why not.
+    std::string rmw_address_problem(uint64_t addr) const;
     /// A Table 2 call through the scheme's client.
     void table2(Opcode op, uint64_t var, uint64_t info);
     /// A blocking Table 2 call, its latency sampled from the call to the grant.

@@ -6,6 +6,7 @@
 #include "models/common/hex.h"
 #include "models/core/core_msg_type.h"
 #include "models/core/ndp_core.h"
+#include "models/core/vault_rmw.h"
 #include "models/protocol/tlm/syncron_extension.h"
 #include "models/tlm/kernel_time.h"
 
@@ -187,6 +188,56 @@ tlm::tlm_response_status NdpCore::accept(const Message& m, const sc_core::sc_tim
     ++m_stats.messages_received[static_cast<unsigned>(m.op)];
     if (m_trace) m_trace->on_message({src, Endpoint::core(m_unit, m_local_id), m, sent, arrival});
     return tlm::TLM_OK_RESPONSE;
+}
+
+} // namespace syncron
+
+// ---------------------------------------------------------------- read-modify-write
+
+namespace syncron {
+
+std::string NdpCore::rmw_address_problem(uint64_t addr) const {
+    if (addr % kWordBytes) return hex(addr) + " is not aligned to 8 bytes";
+    if (!m_map.is_memory(addr)) return hex(addr) + " is outside memory";
+    return {};
+}
+
+uint64_t NdpCore::atomic_rmw(uint64_t addr, RmwOp op, uint64_t operand, uint64_t expected) {
+    const std::string why = rmw_address_problem(addr);
+    if (!why.empty() || !m_client) {
+        SC_REPORT_ERROR(kCoreMsgType, (std::string(name()) + ": atomic_rmw " + std::string(to_string(op)) + ": " +
+                                       (why.empty() ? "the core runs no synchronization scheme" : why))
+                                          .c_str());
+        return 0;
+    }
+    set_state(CoreState::waiting_sync, "atomic_rmw", addr);
+    const uint64_t old = m_client->rmw(*this, op, addr, operand, op == RmwOp::cas ? expected : 0);
+    m_bus->keep_time();
+    set_state(CoreState::computing, "compute", 0);
+    return old;
+}
+
+uint64_t NdpCore::vault_rmw(uint64_t addr, RmwOp op, uint64_t operand, uint64_t expected) {
+    const std::string why = rmw_address_problem(addr);
+    if (!why.empty()) {
+        SC_REPORT_ERROR(kCoreMsgType,
+                        (std::string(name()) + ": vault_rmw " + std::string(to_string(op)) + ": " + why).c_str());
+        return 0;
+    }
+    const uint64_t old = syncron::vault_rmw(*this, op, addr, operand, expected);
+    m_bus->keep_time();
+    return old;
+}
+
+uint64_t NdpCore::instant_rmw(RmwOp op, uint64_t addr, uint64_t operand, uint64_t expected) {
+    uint8_t buf[kWordBytes] = {};
+    m_bus->debug(tlm::TLM_READ_COMMAND, addr, buf, kWordBytes);
+    uint64_t old = 0;
+    for (unsigned i = 0; i < kWordBytes; ++i) old |= uint64_t(buf[i]) << (8 * i);
+    const uint64_t now = rmw_apply(op, old, operand, expected);
+    for (unsigned i = 0; i < kWordBytes; ++i) buf[i] = uint8_t(now >> (8 * i));
+    if (now != old) m_bus->debug(tlm::TLM_WRITE_COMMAND, addr, buf, kWordBytes);
+    return old;
 }
 
 } // namespace syncron

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "models/protocol/opcode.h"
+#include "models/protocol/rmw.h"
 
 namespace syncron {
 
@@ -24,6 +25,9 @@ public:
     /// cond_wait: the lock). Returns when the call may commit: on the grant
     /// for acquire-type requests, once issued for release-type ones.
     virtual void request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) = 0;
+    /// CoreApi::atomic_rmw for `core` (address checked by the core): the
+    /// scheme's natural read-modify-write (docs/schemes.md). Returns the old value.
+    virtual uint64_t rmw(CoreServices& core, RmwOp op, uint64_t addr, uint64_t operand, uint64_t expected) = 0;
 };
 
 } // namespace syncron

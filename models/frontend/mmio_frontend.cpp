@@ -83,6 +83,11 @@ void MmioFrontEndBase::finish(tlm::tlm_generic_payload& t, uint32_t status) {
     ++m_stats.errors;
 }
 
+void MmioFrontEndBase::fill_load(tlm::tlm_generic_payload& t, uint64_t value) {
+    uint8_t* data = t.get_data_ptr();
+    for (unsigned i = 0; i < t.get_data_length(); ++i) data[i] = i < 8 ? static_cast<uint8_t>(value >> (8 * i)) : 0;
+}
+
 void MmioFrontEndBase::send(const Message& m, const sc_time& delay) {
     // To the unit's SE through its crossbar, as a core's mailbox write would go.
     std::array<uint8_t, kWireBytes> data{};
@@ -125,7 +130,7 @@ void MmioFrontEndBase::bus_b_transport(tlm::tlm_generic_payload& t, sc_time& del
     // For quantum keepers that forbid a smaller delay: the hart's time then
     // ends at the grant plus its offset, at most one quantum late.
     if (m_monotonic_delay) delay = std::max(delay, given + m_access);
-    std::fill_n(t.get_data_ptr(), t.get_data_length(), uint8_t{0}); // STATUS OK
+    fill_load(t, m_core.load_value(o.hart)); // STATUS OK, or an rmw's old value
     finish(t, SYNCRON_ST_OK);
 }
 
@@ -172,7 +177,7 @@ void MmioFrontEndBase::on_reply(tlm::tlm_generic_payload& t, const sc_time& dela
     if (w.at_load) { // AT: the withheld load responds at the grant's time
         tlm::tlm_generic_payload* load = w.at_load;
         w.at_load = nullptr;
-        std::fill_n(load->get_data_ptr(), load->get_data_length(), uint8_t{0}); // STATUS OK
+        fill_load(*load, m_core.load_value(m.core)); // STATUS OK, or an rmw's old value
         finish(*load, SYNCRON_ST_OK);
         m_resp_peq.notify(*load, delay);
         return;

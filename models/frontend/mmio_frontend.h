@@ -82,6 +82,8 @@ private:
 
     MmioFrontEndCore::Outcome decode(tlm::tlm_generic_payload& t);
     void finish(tlm::tlm_generic_payload& t, uint32_t status);
+    /// The data of a granted load: `value`, little-endian (0 = STATUS OK).
+    void fill_load(tlm::tlm_generic_payload& t, uint64_t value);
     void send(const Message& m, const sc_core::sc_time& delay);
     void at_request(tlm::tlm_generic_payload& t);
     void responder();

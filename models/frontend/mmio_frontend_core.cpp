@@ -38,6 +38,10 @@ bool MmioFrontEndCore::read_register(const Hart& h, unsigned hart, uint64_t off,
     case SYNCRON_MMIO_INFO_HI: value = h.info >> 32; return len == 4;
     case SYNCRON_MMIO_STATUS: value = h.status; return len == 4;
     case SYNCRON_MMIO_HART: value = m_unit * m_params.harts_per_unit + hart; return len == 4;
+    case SYNCRON_MMIO_EXPECTED_LO: value = len == 8 ? h.expected : h.expected & 0xffffffffu; return true;
+    case SYNCRON_MMIO_EXPECTED_HI: value = h.expected >> 32; return len == 4;
+    case SYNCRON_MMIO_RESULT_LO: value = len == 8 ? h.result : h.result & 0xffffffffu; return true;
+    case SYNCRON_MMIO_RESULT_HI: value = h.result >> 32; return len == 4;
     case SYNCRON_MMIO_FAIRNESS: value = *m_fairness; return len == 4;
     default: return false;
     }
@@ -70,7 +74,8 @@ MmioFrontEndCore::Outcome MmioFrontEndCore::access(const Access& a) {
     uint64_t value = 0;
     if (!read_register(h, *hart, off, a.len, value)) {
         const bool known = off == SYNCRON_MMIO_VAR_HI || off == SYNCRON_MMIO_INFO_HI || off == SYNCRON_MMIO_STATUS ||
-                           off == SYNCRON_MMIO_HART || off == SYNCRON_MMIO_FAIRNESS;
+                           off == SYNCRON_MMIO_HART || off == SYNCRON_MMIO_EXPECTED_HI || off == SYNCRON_MMIO_RESULT_HI ||
+                           off == SYNCRON_MMIO_FAIRNESS;
         return finish(known ? SYNCRON_ST_BAD_SIZE : SYNCRON_ST_BAD_OFFSET);
     }
     if (a.read) {
@@ -86,9 +91,11 @@ MmioFrontEndCore::Outcome MmioFrontEndCore::access(const Access& a) {
     case SYNCRON_MMIO_VAR_HI: h.var = (h.var & 0xffffffffull) | (v << 32); break;
     case SYNCRON_MMIO_INFO_LO: h.info = a.len == 8 ? v : (h.info & ~0xffffffffull) | v; break;
     case SYNCRON_MMIO_INFO_HI: h.info = (h.info & 0xffffffffull) | (v << 32); break;
+    case SYNCRON_MMIO_EXPECTED_LO: h.expected = a.len == 8 ? v : (h.expected & ~0xffffffffull) | v; break;
+    case SYNCRON_MMIO_EXPECTED_HI: h.expected = (h.expected & 0xffffffffull) | (v << 32); break;
     // Shared with the SEs: their next grant decision uses the new value.
     case SYNCRON_MMIO_FAIRNESS: *m_fairness = static_cast<unsigned>(v); break;
-    default: return finish(SYNCRON_ST_BAD_COMMAND); // STATUS and HART are read-only
+    default: return finish(SYNCRON_ST_BAD_COMMAND); // STATUS, HART and RESULT are read-only
     }
     return finish(SYNCRON_ST_OK);
 }
@@ -99,6 +106,7 @@ uint32_t MmioFrontEndCore::check_request(const Hart& h, Opcode op) const {
     const Primitive kind = primitive_of(op);
     const auto known = m_kinds->find(h.var);
     if (known != m_kinds->end() && known->second != kind) return SYNCRON_ST_KIND_MISMATCH;
+    if (is_rmw_request(op)) return h.var % 8 ? SYNCRON_ST_BAD_ARGUMENT : SYNCRON_ST_OK; // an 8-byte word
     switch (op) {
     case Opcode::lock_acquire_local: return h.locks.count(h.var) ? SYNCRON_ST_ALREADY_HELD : SYNCRON_ST_OK;
     case Opcode::lock_release_local: return h.locks.count(h.var) ? SYNCRON_ST_OK : SYNCRON_ST_NOT_HELD;
@@ -128,7 +136,8 @@ MmioFrontEndCore::Outcome MmioFrontEndCore::command(Hart& h, unsigned hart, unsi
     };
     const auto op = opcode_from_raw(raw);
     if (!op || level_of(*op) != Level::local || !is_core_request(*op)) return finish(SYNCRON_ST_BAD_OPCODE);
-    const bool sync = is_sync_request(*op);
+    // An rmw is a load too: it returns the word's old value at the grant.
+    const bool sync = is_sync_request(*op) || is_rmw_request(*op);
     // A load issues req_sync, a store req_async; the other way round is a
     // mistake. An extended load (an atomic, an exclusive access) never
     // blocks: the ISS may hold the bus across it.
@@ -149,6 +158,7 @@ MmioFrontEndCore::Outcome MmioFrontEndCore::command(Hart& h, unsigned hart, unsi
     out.msg.core = static_cast<uint16_t>(hart);
     out.msg.se = static_cast<uint16_t>(m_unit);
     out.msg.info = primitive_of(*op) == Primitive::lock ? 0 : h.info;
+    if (*op == Opcode::rmw_cas_local) out.msg.expected = h.expected;
     if (sync) {
         h.pending = out.msg;
         out.action = Action::exchange;
@@ -162,8 +172,12 @@ MmioFrontEndCore::Outcome MmioFrontEndCore::command(Hart& h, unsigned hart, unsi
 bool MmioFrontEndCore::grant(const Message& m) {
     if (m.core >= m_harts.size()) return false;
     Hart& h = m_harts[m.core];
-    if (!h.pending || grant_of(h.pending->op) != m.op || h.pending->addr != m.addr) return false;
+    const bool rmw = h.pending && is_rmw_request(h.pending->op);
+    const Opcode reply = !h.pending ? m.op : rmw ? Opcode::rmw_reply_local : grant_of(h.pending->op);
+    if (!h.pending || reply != m.op || h.pending->addr != m.addr) return false;
     if (h.pending->op == Opcode::lock_acquire_local) h.locks.insert(m.addr);
+    if (rmw) h.result = m.info;
+    h.load_value = rmw ? m.info : 0; // STATUS OK for the other loads
     h.pending.reset();
     h.status = SYNCRON_ST_OK;
     return true;

@@ -60,6 +60,8 @@ public:
     /// Local hart of an address in this unit's windows, or empty.
     std::optional<unsigned> hart_of(uint64_t addr) const;
     uint32_t status(unsigned hart) const { return m_harts.at(hart).status; }
+    /// What the granted load returns: the old value of an rmw, else 0 (STATUS OK).
+    uint64_t load_value(unsigned hart) const { return m_harts.at(hart).load_value; }
     bool waiting(unsigned hart) const { return m_harts.at(hart).pending.has_value(); }
     /// The req_sync request local hart `hart` waits for, if any.
     const std::optional<Message>& pending(unsigned hart) const { return m_harts.at(hart).pending; }
@@ -76,9 +78,12 @@ private:
     struct Hart {
         uint64_t var = 0;
         uint64_t info = 0;
+        uint64_t expected = 0; ///< EXPECTED: compare-and-swap's expected value
+        uint64_t result = 0;   ///< RESULT: the old value the last rmw returned
         uint32_t status = SYNCRON_ST_OK;
         std::optional<Message> pending; ///< the req_sync request awaiting its grant
         std::set<uint64_t> locks;       ///< locks this hart holds
+        uint64_t load_value = 0;        ///< what the last granted load returns
     };
 
     Outcome command(Hart& h, unsigned hart, unsigned raw, const Access& a);

@@ -14,10 +14,12 @@ struct Message {
     Opcode op = Opcode::lock_acquire_local;
     uint16_t core = 0; ///< local ID of the core within its unit (local/overflow messages)
     uint16_t se = 0;   ///< global ID of the SE: sender of global/overflow requests, target of their replies
-    uint64_t info = 0; ///< MessageInfo: barrier #cores, semaphore #resources, condvar lock address
+    uint64_t info = 0; ///< MessageInfo: barrier #cores, semaphore #resources, condvar lock address, rmw operand
+    /// rmw_cas_* only: the expected value, the wire form's trailer flit (wire_format.h); zero otherwise.
+    uint64_t expected = 0;
 
     bool operator==(const Message& o) const {
-        return addr == o.addr && op == o.op && core == o.core && se == o.se && info == o.info;
+        return addr == o.addr && op == o.op && core == o.core && se == o.se && info == o.info && expected == o.expected;
     }
     bool operator!=(const Message& o) const { return !(*this == o); }
 };

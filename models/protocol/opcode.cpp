@@ -48,9 +48,21 @@ constexpr std::array<std::string_view, kOpcodeCount> kNames = {
     "abort_overflow",
     "cond_registered_global",
     "cond_registered_overflow",
+    "rmw_fetch_add_local",
+    "rmw_swap_local",
+    "rmw_cas_local",
+    "rmw_min_local",
+    "rmw_max_local",
+    "rmw_fetch_add_global",
+    "rmw_swap_global",
+    "rmw_cas_global",
+    "rmw_min_global",
+    "rmw_max_global",
+    "rmw_reply_global",
+    "rmw_reply_local",
 };
 static_assert(static_cast<unsigned>(Opcode::decrease_indexing_counter) + 1 == kPaperOpcodeCount);
-static_assert(static_cast<unsigned>(Opcode::cond_registered_overflow) + 1 == kOpcodeCount);
+static_assert(static_cast<unsigned>(Opcode::rmw_reply_local) + 1 == kOpcodeCount);
 
 unsigned idx(Opcode op) { return static_cast<unsigned>(op); }
 } // namespace
@@ -93,7 +105,9 @@ Level level_from_name(Opcode op) {
     }
     const std::string_view n = to_string(op);
     if (n.size() >= 6 && n.substr(n.size() - 6) == "_local") return Level::local;
-    if (n.size() >= 7 && n.substr(n.size() - 7) == "_global") return Level::global;
+    // The rmw messages between SEs name the requesting core: their CoreID is
+    // split like the overflow level's.
+    if (n.size() >= 7 && n.substr(n.size() - 7) == "_global") return is_rmw(op) ? Level::overflow : Level::global;
     if (n.size() >= 9 && n.substr(n.size() - 9) == "_overflow") return Level::overflow;
     return Level::other;
 }
@@ -135,7 +149,7 @@ bool is_core_request(Opcode op) {
     case Opcode::cond_wait_local:
     case Opcode::cond_signal_local:
     case Opcode::cond_broad_local: return true;
-    default: return false;
+    default: return is_rmw_request(op) && level_of(op) == Level::local;
     }
 }
 

@@ -1,6 +1,8 @@
 #pragma once
-// The 38 SynCron message opcodes of paper Table 3, plus the three abort
-// messages of the MiSAR-style comparison schemes (docs/schemes.md).
+// The 38 SynCron message opcodes of paper Table 3, plus the model's
+// extensions: the abort messages of the MiSAR-style comparison schemes
+// (docs/schemes.md), the condition-variable confirmations and the
+// read-modify-write messages (docs/protocol.md).
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -66,11 +68,33 @@ enum class Opcode : uint8_t {
     // registration (MessageInfo = lock); overflow: one core's (CoreID = core).
     cond_registered_global,
     cond_registered_overflow,
+    // Model extension (not in Table 3; paper §6's "simple atomic operations
+    // in the SE"): a read-modify-write on a 64-bit word, executed by the
+    // Master SE of the word's address (models/protocol/rmw.h,
+    // docs/protocol.md "Atomic read-modify-write"). A core asks its SE
+    // (_local, MessageInfo = operand); a non-Master SE forwards it to the
+    // Master SE (_global); the old value comes back in MessageInfo of
+    // rmw_reply_global (Master SE to SE) and rmw_reply_local (SE to core).
+    // rmw_cas_* carry the expected value in a trailer flit (wire_format.h).
+    // The SE-to-SE ones name the requesting core: their CoreID is split
+    // like the overflow level's.
+    rmw_fetch_add_local,
+    rmw_swap_local,
+    rmw_cas_local,
+    rmw_min_local,
+    rmw_max_local,
+    rmw_fetch_add_global,
+    rmw_swap_global,
+    rmw_cas_global,
+    rmw_min_global,
+    rmw_max_global,
+    rmw_reply_global,
+    rmw_reply_local,
 };
 
 /// Opcodes of paper Table 3 (raw values 0..37).
 inline constexpr unsigned kPaperOpcodeCount = 38;
-inline constexpr unsigned kOpcodeCount = 43;
+inline constexpr unsigned kOpcodeCount = 55;
 
 enum class Primitive : uint8_t { lock, barrier, semaphore, condvar, other };
 /// Which hop a message travels: core<->own SE, SE<->Master SE, overflowed SE<->Master SE.
@@ -101,11 +125,20 @@ inline constexpr Level kOpcodeLevels[kOpcodeCount] = {
     Level::other,                                      // decrease_indexing_counter
     Level::local,    Level::global,   Level::overflow, // abort_*
     Level::global,   Level::overflow,                  // cond_registered_*
+    Level::local,    Level::local,    Level::local,    // rmw_fetch_add_local, _swap_local, _cas_local
+    Level::local,    Level::local,                     // rmw_min_local, _max_local
+    Level::overflow, Level::overflow, Level::overflow, // rmw_*_global: SE and core in CoreID
+    Level::overflow, Level::overflow,                  //
+    Level::overflow, Level::local,                     // rmw_reply_global, rmw_reply_local
 };
 inline Level level_of(Opcode op) {
     const unsigned i = static_cast<unsigned>(op);
     return i < kOpcodeCount ? kOpcodeLevels[i] : Level::other;
 }
+/// The read-modify-write messages (rmw_*), requests and replies.
+inline bool is_rmw(Opcode op) { return op >= Opcode::rmw_fetch_add_local && op <= Opcode::rmw_reply_local; }
+/// The rmw requests, from a core (_local) or a non-Master SE (_global).
+inline bool is_rmw_request(Opcode op) { return op >= Opcode::rmw_fetch_add_local && op <= Opcode::rmw_max_global; }
 /// True when kOpcodeLevels agrees with the opcode names (tested).
 bool level_table_matches_names();
 /// Acquire-type messages may allocate an ST entry or bump an indexing counter.

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/protocol/rmw.h"
+
 namespace syncron {
 namespace {
 
@@ -60,6 +62,7 @@ std::string layout_text(const WireLayout& l) {
 bool has_wire_form(const Message& m, const WireLayout& layout) {
     if (!layout_fits_wire(layout)) return false;
     if (static_cast<unsigned>(m.op) >= kOpcodeCount) return false;
+    if (m.expected && !rmw_has_expected(m.op)) return false;
     if (split_core_id(m.op)) return fits_bits(m.core, layout.core_bits) && fits_bits(m.se, layout.se_bits);
     if (level_of(m.op) == Level::global) return fits_bits(m.se, kCoreIdBits);
     return fits_bits(m.core, kCoreIdBits);
@@ -72,6 +75,8 @@ std::string wire_problem(const Message& m, const WireLayout& layout) {
     const unsigned raw = static_cast<unsigned>(m.op);
     if (raw >= kOpcodeCount)
         return "opcode " + std::to_string(raw) + " is not one of the " + std::to_string(kOpcodeCount) + " opcodes";
+    if (m.expected && !rmw_has_expected(m.op))
+        return std::string(to_string(m.op)) + " carries no expected value (only rmw_cas_* have the trailer flit)";
     const Level level = level_of(m.op);
     if (split_core_id(m.op)) {
         if (!fits_bits(m.core, layout.core_bits))
@@ -157,6 +162,19 @@ Message unpack(const uint8_t* bytes, const WireLayout& layout) {
         m.core = uint16_t(id);
     }
     return m;
+}
+
+unsigned wire_bytes(Opcode op) { return kWireBytes + (rmw_has_expected(op) ? kTrailerBytes : 0); }
+
+std::array<uint8_t, kTrailerBytes> pack_trailer(const Message& m) {
+    std::array<uint8_t, kTrailerBytes> out{};
+    for (unsigned b = 0; b < kTrailerBytes; ++b) out[b] = uint8_t(m.expected >> (8 * b));
+    return out;
+}
+
+void unpack_trailer(const uint8_t* bytes, Message& m) {
+    m.expected = 0;
+    for (unsigned b = 0; b < kTrailerBytes; ++b) m.expected |= uint64_t(bytes[b]) << (8 * b);
 }
 
 } // namespace syncron

@@ -17,6 +17,12 @@
 //   Level::overflow  CoreID = (se << core_bits) | core
 //   decrease_indexing_counter: as overflow.
 // The field the hop does not carry is dropped by pack and zero after unpack.
+//
+// Model extension: rmw_cas_local / rmw_cas_global need a second 64-bit word
+// (the expected value, Message::expected) besides MessageInfo (the new
+// value). It follows the 140-bit head as a trailer flit of 64 bits, bytes
+// 18..25 little-endian (pack_trailer), so those messages are 26 bytes; every
+// other message is the head alone and has Message::expected = 0.
 #include <array>
 #include <cstdint>
 
@@ -58,5 +64,14 @@ Message unpack(const uint8_t* bytes, const WireLayout& layout);
 inline Message unpack(const std::array<uint8_t, kWireBytes>& bytes, const WireLayout& layout) {
     return unpack(bytes.data(), layout);
 }
+
+/// The trailer flit of rmw_cas_* (docs/message_format.md).
+inline constexpr unsigned kTrailerBytes = 8;
+/// Bytes of the message's wire form: kWireBytes, plus kTrailerBytes for rmw_cas_*.
+unsigned wire_bytes(Opcode op);
+/// The trailer of `m` (Message::expected), little-endian; only rmw_cas_* have one.
+std::array<uint8_t, kTrailerBytes> pack_trailer(const Message& m);
+/// Reads the trailer at `bytes` into m.expected.
+void unpack_trailer(const uint8_t* bytes, Message& m);
 
 } // namespace syncron

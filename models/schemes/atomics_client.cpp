@@ -5,6 +5,7 @@
 
 #include "models/core/core_api.h"
 #include "models/core/core_services.h"
+#include "models/core/vault_rmw.h"
 
 namespace syncron {
 
@@ -99,6 +100,10 @@ void AtomicsClient::request(CoreServices& core, Opcode op, uint64_t var, uint64_
             kAtomicsMsgType,
             (std::string(core.name()) + ": " + std::string(to_string(op)) + " is not a core request").c_str());
     }
+}
+
+uint64_t AtomicsClient::rmw(CoreServices& core, RmwOp op, uint64_t addr, uint64_t operand, uint64_t expected) {
+    return vault_rmw(core, op, addr, operand, expected);
 }
 
 } // namespace syncron

@@ -27,6 +27,8 @@ public:
     AtomicsClient(const AtomicsParams& params, uint64_t seed, unsigned core_id);
 
     void request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) override;
+    /// the vault's atomic (min/max: a compare-and-swap loop there).
+    uint64_t rmw(CoreServices& core, RmwOp op, uint64_t addr, uint64_t operand, uint64_t expected) override;
 
     uint64_t failed_attempts() const { return m_failed; }
 

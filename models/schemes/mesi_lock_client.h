@@ -42,6 +42,8 @@ public:
     MesiLockClient(const MesiLockParams& params, uint64_t seed, unsigned core_id);
 
     void request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) override;
+    /// core.atomic: a coherent atomic in the L1 for a coherent line, else the vault's.
+    uint64_t rmw(CoreServices& core, RmwOp op, uint64_t addr, uint64_t operand, uint64_t expected) override;
 
     const Stats& stats() const { return m_stats; }
 

@@ -34,6 +34,18 @@ std::unique_ptr<MessageClient> MessageClient::hier(const AddressMap& map,
         false);
 }
 
+uint64_t MessageClient::rmw(CoreServices& core, RmwOp op, uint64_t addr, uint64_t operand, uint64_t expected) {
+    Message m = core.message(rmw_local_opcode(op), addr, operand);
+    m.expected = expected;
+    if (m_flat) m.core = static_cast<uint16_t>(core.unit() * core.address_map().cores_per_unit() + core.local_id());
+    return exchange_rmw(core, m_dest(core.unit(), addr), m);
+}
+
+uint64_t MessageClient::exchange_rmw(CoreServices& core, uint64_t dest, const Message& m) {
+    const auto reply = core.exchange(dest, m, Opcode::rmw_reply_local, Opcode::rmw_reply_local);
+    return reply ? reply->info : 0; // rejected: already reported
+}
+
 void MessageClient::request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) {
     Message m = core.message(op, var, info);
     if (m_flat) m.core = static_cast<uint16_t>(core.unit() * core.address_map().cores_per_unit() + core.local_id());

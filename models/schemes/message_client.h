@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "models/core/sync_client.h"
+#include "models/protocol/message.h"
 
 namespace syncron {
 
@@ -33,6 +34,11 @@ public:
                                                std::function<unsigned(unsigned unit)> server_core);
 
     void request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) override;
+    /// rmw_*_local to the same destination as any request for `addr`; the
+    /// old value comes back in rmw_reply_local (docs/protocol.md).
+    uint64_t rmw(CoreServices& core, RmwOp op, uint64_t addr, uint64_t operand, uint64_t expected) override;
+    /// One rmw request `m` (from core.message) to `dest`, waiting for its reply.
+    static uint64_t exchange_rmw(CoreServices& core, uint64_t dest, const Message& m);
 
 private:
     Destination m_dest;

@@ -2,6 +2,7 @@
 
 #include "models/common/address_map.h"
 #include "models/core/core_services.h"
+#include "models/schemes/message_client.h"
 
 namespace syncron {
 
@@ -24,6 +25,12 @@ void MisarClient::released(CoreServices& core, uint64_t lock) {
     // After the release on the same core-to-SE channel, so the SE keeps
     // redirecting until the lock is really back.
     if (m_software_locks.erase(lock)) notify(core, lock);
+}
+
+uint64_t MisarClient::rmw(CoreServices& core, RmwOp op, uint64_t addr, uint64_t operand, uint64_t expected) {
+    Message m = core.message(rmw_local_opcode(op), addr, operand);
+    m.expected = expected;
+    return MessageClient::exchange_rmw(core, m_map.se_address(core.unit()), m);
 }
 
 void MisarClient::request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) {

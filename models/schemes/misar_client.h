@@ -36,6 +36,9 @@ public:
                 std::function<unsigned(unsigned)> server_core, unsigned retry_backoff);
 
     void request(CoreServices& core, Opcode op, uint64_t var, uint64_t info) override;
+    /// As syncron: the own SE relays it to the Master SE, which never aborts
+    /// an rmw (it needs no ST entry).
+    uint64_t rmw(CoreServices& core, RmwOp op, uint64_t addr, uint64_t operand, uint64_t expected) override;
 
     uint64_t fallbacks() const { return m_fallbacks; }
     uint64_t retries() const { return m_retries; }

@@ -38,6 +38,9 @@ struct Field {
     /// Valid range of a numeric key (docs/configuration.md): physical sense,
     /// and simulated times well inside SystemC's (2^64 ps at 1 ps resolution).
     double lo = 0, hi = 0;
+    /// A key of a model extension: written by to_json only when set away from
+    /// its default, so the runs that do not use it keep their statistics.
+    bool extension = false;
 };
 
 std::string path_of(const Field& f) { return std::string(f.section) + "." + f.key; }
@@ -217,6 +220,11 @@ Field ranged(const char* section, const char* key, S SimParams::*sec, T S::*mem,
     return f;
 }
 
+Field extension_key(Field f) {
+    f.extension = true;
+    return f;
+}
+
 #define SYNCRON_FIELD(section, key) field(#section, #key, &SimParams::section, &decltype(SimParams::section)::key)
 #define SYNCRON_NUMBER(section, key, lo, hi)                                                                           \
     ranged(#section, #key, &SimParams::section, &decltype(SimParams::section)::key, lo, hi)
@@ -285,6 +293,8 @@ const std::vector<Field>& fields() {
         SYNCRON_NUMBER(workload, series_column, 1, 1e4),
         SYNCRON_NUMBER(workload, series_length, 8, kPow24),
         SYNCRON_NUMBER(workload, window, 4, kPow20),
+        extension_key(SYNCRON_NUMBER(workload, counters, 1, kPow20)),
+        extension_key(SYNCRON_FIELD(workload, counter_update)),
         SYNCRON_FIELD(check, protocol),
         SYNCRON_FIELD(check, coherence),
         SYNCRON_NUMBER(server, instructions_per_request, 1, 1e6),
@@ -491,7 +501,12 @@ const std::vector<std::string>& known_workloads() { return WorkloadRegistry::ins
 json to_json(const SimParams& params) {
     json out = json::object();
     for (const auto& s : sections()) out[s] = json::object();
-    for (const auto& f : fields()) out[f.section][f.key] = f.get(params);
+    static const SimParams defaults;
+    for (const auto& f : fields()) {
+        json value = f.get(params);
+        if (f.extension && value == f.get(defaults)) continue;
+        out[f.section][f.key] = std::move(value);
+    }
     return out;
 }
 
@@ -590,6 +605,9 @@ void validate(const SimParams& p) {
             "must be snap, mtx or empty (by the file's extension); got " + json_excerpt(json(wl.graph_format)));
     require(wl.partition == "contiguous" || wl.partition == "metis", "workload.partition",
             "must be contiguous or metis; got " + json_excerpt(json(wl.partition)));
+    require(wl.counter_update == "se_rmw" || wl.counter_update == "lock" || wl.counter_update == "remote_atomic",
+            "workload.counter_update",
+            "must be se_rmw, lock or remote_atomic; got " + json_excerpt(json(wl.counter_update)));
     require(wl.series_length >= 2 * uint64_t(wl.window), "workload.series_length",
             "(" + str(wl.series_length) + ") must be at least twice workload.window (" + str(wl.window) + ")");
     require(p.atomics.backoff_max >= p.atomics.backoff_min, "atomics.backoff_max",

@@ -339,7 +339,7 @@ struct DummyExtension : tlm::tlm_extension<DummyExtension> {
 TEST_CASE("front end: every bad access gets its error response and the simulation goes on", "[frontend]") {
     const FabricParams fp = params(2, 2, true, Timing::lt);
     const std::vector<BadCase> cases = {
-        {"bad offset", 0x20, true, 4, 0, tlm::TLM_ADDRESS_ERROR_RESPONSE, SYNCRON_ST_BAD_OFFSET},
+        {"bad offset", 0x2C, true, 4, 0, tlm::TLM_ADDRESS_ERROR_RESPONSE, SYNCRON_ST_BAD_OFFSET},
         {"misaligned slot", SYNCRON_MMIO_CMD(1) + 4, true, 4, 0, tlm::TLM_ADDRESS_ERROR_RESPONSE,
          SYNCRON_ST_BAD_OFFSET},
         {"2-byte access", SYNCRON_MMIO_VAR_LO, false, 2, 0, tlm::TLM_BURST_ERROR_RESPONSE, SYNCRON_ST_BAD_SIZE},
@@ -745,7 +745,7 @@ void run_trapping_hart(bool at) {
         got.push_back(api.sync(SYNCRON_OP_LOCK_ACQUIRE, var(0, 0)));             // ALREADY_HELD
         got.push_back(api.async(SYNCRON_OP_LOCK_RELEASE, var(0, 1)));            // NOT_HELD
         got.push_back(api.sync(SYNCRON_OP_BARRIER_WITHIN_UNIT, var(0, 2), 0));   // BAD_ARGUMENT
-        got.push_back(h.load(kWindows + 0x20));                                  // BAD_OFFSET
+        got.push_back(h.load(kWindows + 0x2C));                                  // BAD_OFFSET
         got.push_back(h.load(kWindows + SYNCRON_MMIO_CMD(SYNCRON_OP_SEM_POST))); // BAD_COMMAND
         got.push_back(h.load(kWindows + SYNCRON_MMIO_CMD(0)));                   // BAD_OPCODE
         got.push_back(h.load(kWindows + SYNCRON_MMIO_STATUS));                   // STATUS agrees
@@ -932,6 +932,62 @@ void check_fairness_switch(const FairnessRun& r) {
     CHECK(across <= changes_after + 1); // +1: the switch itself may move the lock
     CHECK(across >= 80);
     CHECK(within <= 4);
+/// The host reference of one read-modify-write (plain C++).
+uint64_t host_rmw(unsigned op, uint64_t old, uint64_t x, uint64_t e) {
+    switch (op) {
+    case SYNCRON_OP_RMW_FETCH_ADD: return old + x;
+    case SYNCRON_OP_RMW_SWAP: return x;
+    case SYNCRON_OP_RMW_CAS: return old == e ? x : old;
+    case SYNCRON_OP_RMW_MIN: return x < old ? x : old;
+    default: return x > old ? x : old; // max
+    }
+}
+
+/// The SE's read-modify-write from the command slots (model extension): 8
+/// harts of 2 units add to one word concurrently and increment another by a
+/// compare-and-swap loop; hart 0 runs a sequence of every operation against
+/// the host reference, reading the old value from the load and from RESULT;
+/// an unaligned word is refused with SYNCRON_ST_BAD_ARGUMENT.
+void run_rmw(bool at) {
+    constexpr unsigned kUnits = 2, kHarts = 4, kTotal = kUnits * kHarts, kAdds = 4, kCas = 3;
+    const uint64_t sum = var(1, 5), count = var(0, 6), seq = var(1, 7);
+    FabricParams fp = params(kUnits, kHarts, false, at ? Timing::at : Timing::lt);
+    unsigned bad = 0, bad_argument = 0;
+    uint64_t ref = 0;
+    auto bench = std::make_unique<Bench>(fp, at, [&](PlainHart& h, unsigned g) {
+        const uint64_t w = kWindows + g * fp.window_bytes;
+        const auto rmw = [&](unsigned op, uint64_t word, uint64_t x, uint64_t e = 0) {
+            h.store(w + SYNCRON_MMIO_EXPECTED_LO, e, 8);
+            h.store(w + SYNCRON_MMIO_VAR_LO, word, 8);
+            h.store(w + SYNCRON_MMIO_INFO_LO, x, 8);
+            const uint64_t old = h.load(w + SYNCRON_MMIO_CMD(op), 8);
+            bad += h.load(w + SYNCRON_MMIO_STATUS) != SYNCRON_ST_OK;
+            bad += h.load(w + SYNCRON_MMIO_RESULT_LO, 8) != old; // RESULT keeps the same value
+            return old;
+        };
+        for (unsigned i = 0; i < kAdds; ++i) rmw(SYNCRON_OP_RMW_FETCH_ADD, sum, g + 1);
+        for (unsigned i = 0; i < kCas; ++i) {
+            uint64_t seen = rmw(SYNCRON_OP_RMW_FETCH_ADD, count, 0);
+            for (uint64_t was; (was = rmw(SYNCRON_OP_RMW_CAS, count, seen + 1, seen)) != seen;) seen = was;
+        }
+        if (g != 0) return;
+        for (unsigned i = 0; i < 20; ++i) {
+            const unsigned op = SYNCRON_OP_RMW_FETCH_ADD + i % 5;
+            const uint64_t x = (i * 37 + 11) % 50 + (uint64_t(i) << 40), e = i % 2 ? ref : 7;
+            bad += rmw(op, seq, x, e) != ref;
+            ref = host_rmw(op, ref, x, e);
+        }
+        h.store(w + SYNCRON_MMIO_VAR_LO, seq + 4, 8); // not an 8-byte word
+        h.load(w + SYNCRON_MMIO_CMD(SYNCRON_OP_RMW_FETCH_ADD), 8);
+        bad_argument = static_cast<unsigned>(h.load(w + SYNCRON_MMIO_STATUS));
+    });
+    sc_core::sc_start();
+    for (const auto& h : bench->harts) REQUIRE(h->done);
+    CHECK(bad == 0);
+    CHECK(bench->mem.read(sum, 8) == uint64_t(kAdds) * kTotal * (kTotal + 1) / 2);
+    CHECK(bench->mem.read(count, 8) == uint64_t(kCas) * kTotal);
+    CHECK(bench->mem.read(seq, 8) == ref);
+    CHECK(bad_argument == SYNCRON_ST_BAD_ARGUMENT);
 }
 
 } // namespace
@@ -945,3 +1001,6 @@ TEST_CASE("front end: writing SYNCRON_MMIO_FAIRNESS changes the lock's hand-offs
           "[frontend][fairness]") {
     check_fairness_switch(run_fairness_switch(true));
 }
+TEST_CASE("front end: read-modify-write command slots from 8 harts in LT", "[frontend][rmw]") { run_rmw(false); }
+
+TEST_CASE("front end: read-modify-write command slots from 8 harts in AT", "[frontend][rmw]") { run_rmw(true); }

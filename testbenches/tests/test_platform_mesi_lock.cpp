@@ -70,6 +70,10 @@ public:
         mem[addr] = v;
     }
     void access(bool, uint64_t, uint8_t*, unsigned) override { FAIL("access"); }
+    uint64_t instant_rmw(RmwOp, uint64_t, uint64_t, uint64_t) override {
+        FAIL("instant_rmw");
+        return 0;
+    }
     uint64_t atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t compare, unsigned) override {
         if (before_atomic) before_atomic(addr);
         const uint64_t old = mem[addr];

@@ -153,8 +153,8 @@ TEST_CASE("wire: unknown opcodes are rejected on unpack", "[protocol][wire]") {
         CHECK_THROWS_WITH(unpack(bytes, layout), Catch::Contains("opcode"));
     }
     auto bytes = good;
-    bytes[8] = uint8_t((bytes[8] & 0xC0) | 45);
-    CHECK_THROWS_WITH(unpack(bytes, layout), Catch::Contains("unknown opcode 45"));
+    bytes[8] = uint8_t((bytes[8] & 0xC0) | 57);
+    CHECK_THROWS_WITH(unpack(bytes, layout), Catch::Contains("unknown opcode 57"));
 
     // An out-of-range enum value cannot be packed either.
     m.op = static_cast<Opcode>(kOpcodeCount);
@@ -249,7 +249,7 @@ TEST_CASE("opcode: 43 distinct names (Table 3, the 3 aborts, the 2 condition-var
         CHECK(*opcode_from_raw(i) == op);
     }
     CHECK(names.size() == kOpcodeCount);
-    CHECK(kOpcodeCount == 43);
+    CHECK(kOpcodeCount == 55); // + the abort, cond_registered and rmw extensions
     CHECK(kPaperOpcodeCount == 38);
     CHECK(static_cast<unsigned>(Opcode::decrease_indexing_counter) == 37); // Table 3 keeps its raw values
     CHECK(to_string(Opcode::abort_local) == "abort_local");
@@ -288,7 +288,8 @@ TEST_CASE("opcode: primitive and level of representative opcodes", "[protocol][o
 
     // Table 3: 13 local (barrier has two waits), 12 global, 12 overflow, 1
     // other; plus one abort of each level and the condition-variable
-    // confirmations (global, overflow).
+    // confirmations (global, overflow); the rmw extension adds 6 local (5
+    // requests, 1 reply) and 6 whose CoreID is split as overflow's.
     unsigned local = 0, global = 0, over = 0;
     for (unsigned i = 0; i < kOpcodeCount; ++i) {
         const Level l = level_of(op_at(i));
@@ -296,9 +297,9 @@ TEST_CASE("opcode: primitive and level of representative opcodes", "[protocol][o
         global += l == Level::global;
         over += l == Level::overflow;
     }
-    CHECK(local == 14);
+    CHECK(local == 20);
     CHECK(global == 14);
-    CHECK(over == 14);
+    CHECK(over == 20);
     CHECK(primitive_of(Opcode::cond_registered_global) == Primitive::condvar);
     CHECK(level_of(Opcode::cond_registered_overflow) == Level::overflow);
     CHECK_FALSE(is_core_request(Opcode::cond_registered_global));
@@ -340,4 +341,32 @@ TEST_CASE("extension: clone and copy_from preserve the message", "[protocol][ext
     // Modifying the clone leaves the original alone.
     typed->msg.core = 1;
     CHECK(ext.msg == m);
+}
+
+TEST_CASE("rmw messages: levels, the trailer flit of compare-and-swap", "[protocol][wire][rmw]") {
+    CHECK(level_of(Opcode::rmw_fetch_add_local) == Level::local);
+    CHECK(level_of(Opcode::rmw_cas_global) == Level::overflow); // SE and core in CoreID
+    CHECK(level_of(Opcode::rmw_reply_global) == Level::overflow);
+    CHECK(is_core_request(Opcode::rmw_max_local));
+    CHECK_FALSE(is_core_request(Opcode::rmw_reply_local));
+    CHECK_FALSE(is_acquire_type(Opcode::rmw_swap_local)); // no ST entry, no indexing counter
+    CHECK(wire_bytes(Opcode::rmw_cas_local) == kWireBytes + 8);
+    CHECK(wire_bytes(Opcode::rmw_fetch_add_global) == kWireBytes);
+
+    const WireLayout layout = layout_for(4, 16);
+    Message m{0x1234508, Opcode::rmw_cas_global, 13, 3, 0xfedcba9876543210ull};
+    m.expected = 0x0123456789abcdefull;
+    const auto head = pack(m, layout);
+    const auto tail = pack_trailer(m);
+    CHECK(tail[0] == 0xef);
+    CHECK(tail[7] == 0x01);
+    Message back = unpack(head, layout);
+    CHECK(back.expected == 0); // the head alone does not carry it
+    unpack_trailer(tail.data(), back);
+    CHECK(back == m);
+
+    Message bad{0x1000, Opcode::rmw_fetch_add_local, 1, 0, 5};
+    bad.expected = 7; // only rmw_cas_* have a trailer
+    CHECK_FALSE(fits(bad, layout));
+    CHECK_THROWS_WITH(pack(bad, layout), Catch::Contains("only rmw_cas_*"));
 }

@@ -348,9 +348,9 @@ TEST_CASE("malformed messages are rejected with a reason, state unchanged", "[se
     SeNetwork n(2, 4, params_with(64));
     SeCore& se = n.ses[0];
     SeResult r;
-    Message bad{SeNetwork::var(0, 0), static_cast<Opcode>(45), 0, 0, 0};
+    Message bad{SeNetwork::var(0, 0), static_cast<Opcode>(57), 0, 0, 0};
     se.handle(bad, r);
-    CHECK_THAT(r.error, Catch::Contains("unknown opcode 45"));
+    CHECK_THAT(r.error, Catch::Contains("unknown opcode 57"));
     r.clear();
     se.handle(Message{SeNetwork::var(0, 0), Opcode::lock_acquire_local, 9, 0, 0}, r);
     CHECK_THAT(r.error, Catch::Contains("core ID 9 out of range"));

@@ -677,9 +677,9 @@ TEST_CASE("SE alone: malformed messages get an error response and a report, and 
         };
         sc_core::wait(ns(10));
         sc_time d = SC_ZERO_TIME;
-        // 1. unknown opcode 45 in the wire bytes (bits 64..69 = byte 8 bits 0..5)
+        // 1. unknown opcode 57 in the wire bytes (bits 64..69 = byte 8 bits 0..5)
         auto bad_op = wire(msg(Opcode::lock_acquire_local, L, 1));
-        bad_op[8] = static_cast<uint8_t>((bad_op[8] & 0xC0) | 45);
+        bad_op[8] = static_cast<uint8_t>((bad_op[8] & 0xC0) | 57);
         status.push_back(send(tb, b.port(), tlm::TLM_WRITE_COMMAND, bad_op, nullptr, d));
         note_cached();
         // 2. core ID out of range, via the extension
@@ -709,7 +709,7 @@ TEST_CASE("SE alone: malformed messages get an error response and a report, and 
 
     const auto errs = se_errors();
     REQUIRE(errs.size() == 4);
-    CHECK(contains(errs[0].text, "unknown opcode 45"));
+    CHECK(contains(errs[0].text, "unknown opcode 57"));
     CHECK(contains(errs[1].text, "core ID 40 out of range"));
     CHECK(contains(errs[2].text, "got 8 bytes"));
     CHECK(contains(errs[3].text, "writes only"));

@@ -77,6 +77,8 @@ public:
     void cond_wait(SyncVar, SyncVar) override { unused(); }
     void cond_signal(SyncVar) override { unused(); }
     void cond_broadcast(SyncVar) override { unused(); }
+    uint64_t atomic_rmw(uint64_t, RmwOp, uint64_t, uint64_t) override { return unused(), 0; }
+    uint64_t vault_rmw(uint64_t, RmwOp, uint64_t, uint64_t) override { return unused(), 0; }
 
     /// Runs core `core`'s operations (one per core in these tests) alone.
     void run_core(Workload& w, unsigned core) {

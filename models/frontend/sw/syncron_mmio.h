@@ -14,7 +14,11 @@
  *   0x00C INFO_HI  RW    resources, or the lock address of cond_wait
  *   0x010 STATUS   R   outcome of this hart's last access (SYNCRON_ST_*)
  *   0x014 HART     R   this window's global hart ID
- *   0x018 FAIRNESS RW  lock fairness threshold of the whole fabric: after
+ *   0x018 EXPECTED_LO RW  compare-and-swap's expected value (model extension)
+ *   0x01C EXPECTED_HI RW
+ *   0x020 RESULT_LO   R   the old value the last read-modify-write returned
+ *   0x024 RESULT_HI   R
+ *   0x028 FAIRNESS RW  lock fairness threshold of the whole fabric: after
  *                      this many consecutive grants of a lock inside a unit
  *                      the lock goes to another waiting unit (0 = off); a
  *                      write applies from the SEs' next grant decision
@@ -142,6 +146,23 @@ static inline uint32_t cond_signal(const syncron_hart_t* h, uint64_t cond) {
 }
 static inline uint32_t cond_broadcast(const syncron_hart_t* h, uint64_t cond) {
     return syncron_async_(h, SYNCRON_OP_COND_BROADCAST, cond);
+}
+
+/* Model extension (paper §6): a read-modify-write of the 8-byte aligned word
+ * `word`, executed by its Master SE. op: SYNCRON_OP_RMW_*; `expected` for
+ * SYNCRON_OP_RMW_CAS only. Stores the word's old value in *old and returns
+ * the STATUS code (SYNCRON_ST_OK when done). */
+static inline uint32_t syncron_rmw(const syncron_hart_t* h, uint32_t op, uint64_t word, uint64_t operand,
+                                   uint64_t expected, uint64_t* old) {
+    syncron_write32_(h, SYNCRON_MMIO_EXPECTED_LO, (uint32_t)expected);
+    syncron_write32_(h, SYNCRON_MMIO_EXPECTED_HI, (uint32_t)(expected >> 32));
+    syncron_set_(h, word, operand);
+    (void)syncron_read32_(h, SYNCRON_MMIO_CMD(op)); /* the low half; RESULT has all of it */
+    const uint32_t st = syncron_status(h);
+    if (st == SYNCRON_ST_OK)
+        *old = (uint64_t)syncron_read32_(h, SYNCRON_MMIO_RESULT_LO) |
+               ((uint64_t)syncron_read32_(h, SYNCRON_MMIO_RESULT_HI) << 32);
+    return st;
 }
 
 #ifdef __cplusplus

@@ -12,10 +12,16 @@
 #define SYNCRON_MMIO_INFO_HI 0x00Cu
 #define SYNCRON_MMIO_STATUS 0x010u
 #define SYNCRON_MMIO_HART 0x014u
+/* Model extension (paper §6, the SE's read-modify-write): compare-and-swap's
+ * expected value, and the old value the last rmw returned. */
+#define SYNCRON_MMIO_EXPECTED_LO 0x018u
+#define SYNCRON_MMIO_EXPECTED_HI 0x01Cu
+#define SYNCRON_MMIO_RESULT_LO 0x020u
+#define SYNCRON_MMIO_RESULT_HI 0x024u
 /* Lock fairness threshold of the whole fabric (paper §4 and §6), read/write
  * from any hart: after this many consecutive grants of a lock inside a unit
  * the SE hands it to another waiting unit; 0 = off. */
-#define SYNCRON_MMIO_FAIRNESS 0x018u
+#define SYNCRON_MMIO_FAIRNESS 0x028u
 #define SYNCRON_MMIO_CMD_BASE 0x100u
 #define SYNCRON_MMIO_CMD_STRIDE 8u
 #define SYNCRON_MMIO_CMD_SLOTS 64u
@@ -36,6 +42,15 @@
 #define SYNCRON_OP_COND_WAIT 26u            /* load, INFO = the lock's address */
 #define SYNCRON_OP_COND_SIGNAL 29u          /* store */
 #define SYNCRON_OP_COND_BROADCAST 32u       /* store */
+/* Read-modify-write of the 8-byte aligned word VAR (model extension): loads,
+ * INFO = operand (cas: the new value), EXPECTED = cas's expected value. The
+ * load returns the word's old value (an 8-byte load all of it, a 4-byte load
+ * its low half; RESULT keeps all of it); STATUS says whether it was done. */
+#define SYNCRON_OP_RMW_FETCH_ADD 43u
+#define SYNCRON_OP_RMW_SWAP 44u
+#define SYNCRON_OP_RMW_CAS 45u
+#define SYNCRON_OP_RMW_MIN 46u /* unsigned */
+#define SYNCRON_OP_RMW_MAX 47u /* unsigned */
 
 /* STATUS codes. Any code but OK comes with a TLM error response. */
 #define SYNCRON_ST_OK 0u
@@ -45,7 +60,7 @@
 #define SYNCRON_ST_NOT_HELD 4u     /* lock_release / cond_wait without the lock */
 #define SYNCRON_ST_ALREADY_HELD 5u /* lock_acquire of a lock this hart holds */
 #define SYNCRON_ST_BAD_VARIABLE 6u /* VAR (or cond_wait's lock) outside the variables' range */
-#define SYNCRON_ST_BAD_ARGUMENT 7u /* barrier participants 0 or more than the harts */
+#define SYNCRON_ST_BAD_ARGUMENT 7u /* barrier participants 0 or more than the harts; an rmw's VAR not 8-byte aligned */
 #define SYNCRON_ST_BAD_COMMAND                                                                                         \
     8u                              /* load of a store-only slot, store of a load-only slot,
                                        write to a read-only register, or an extended (atomic)

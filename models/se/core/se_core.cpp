@@ -2,6 +2,7 @@
 
 #include "models/se/core/info_fields.h"
 #include "models/se/core/local_se.h"
+#include "models/se/core/rmw_alu.h"
 #include "models/se/core/se_validator.h"
 
 namespace syncron {
@@ -43,6 +44,10 @@ void SeCore::process(const Message& m, SeResult& r) {
         ++r.cost.counter_accesses;
         if (!m_cx.counters().decrement(m.addr, static_cast<uint32_t>(m.info)))
             m_cx.fail(r, m, "decrease_indexing_counter below zero");
+        return;
+    }
+    if (is_rmw(m.op)) { // no ST entry: the Master SE works on the word itself
+        RmwAlu(m_cx).handle(m, r);
         return;
     }
     if (m_cx.is_master_of(m.addr))

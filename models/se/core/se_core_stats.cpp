@@ -12,6 +12,8 @@ void SeCore::report_stats(const StatContext&, nlohmann::json& out) const {
     out["overflow_episodes"] = stats().overflow_episodes;
     out["st_spills"] = stats().spills;
     out["indexing_counters_in_use"] = counters().in_use();
+    // Only with the rmw extension in use, so other runs' statistics stay as they were.
+    if (stats().rmw_executed) out["rmw_executed"] = stats().rmw_executed;
 }
 
 } // namespace syncron

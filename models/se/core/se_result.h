@@ -28,6 +28,7 @@ struct SeCost {
     unsigned counter_accesses = 0;
     unsigned mem_reads = 0;
     unsigned mem_writes = 0;
+    unsigned alu_ops = 0;  ///< read-modify-writes executed (RmwAlu)
     bool overflow = false; ///< served through the overflow path
 };
 

@@ -1,6 +1,7 @@
 #include "models/se/core/se_validator.h"
 
 #include "models/common/hex.h"
+#include "models/protocol/rmw.h"
 #include "models/se/core/se_context.h"
 
 namespace syncron {
@@ -10,6 +11,10 @@ std::string SeValidator::validate(const Message& m) const {
     if (raw >= kOpcodeCount) return "unknown opcode " + std::to_string(raw);
     const unsigned home = m_cx.home(m.addr);
     if (home >= m_cx.topo().units) return "variable address " + hex(m.addr) + " is not in the memory of any unit";
+    if (m.expected && !rmw_has_expected(m.op))
+        return std::string(to_string(m.op)) + " carries an expected value (only rmw_cas_* have one)";
+    if (is_rmw(m.op) && m.addr % 8)
+        return std::string(to_string(m.op)) + " on " + hex(m.addr) + ": an rmw works on an 8-byte aligned word";
     return m_cx.organization().validate(*this, m, home);
 }
 
@@ -55,6 +60,11 @@ std::string SeValidator::hierarchical(const Message& m, unsigned home) const {
     case Opcode::cond_wait_overflow:
     case Opcode::cond_signal_overflow:
     case Opcode::cond_broad_overflow:
+    case Opcode::rmw_fetch_add_global:
+    case Opcode::rmw_swap_global:
+    case Opcode::rmw_cas_global:
+    case Opcode::rmw_min_global:
+    case Opcode::rmw_max_global:
         if (!master) return std::string(to_string(m.op)) + " must be sent to the Master SE" + where();
         if (m.se == unit) return std::string(to_string(m.op)) + " from the Master SE to itself" + where();
         break;
@@ -72,6 +82,7 @@ std::string SeValidator::hierarchical(const Message& m, unsigned home) const {
     case Opcode::abort_overflow:
     case Opcode::cond_registered_global:
     case Opcode::cond_registered_overflow:
+    case Opcode::rmw_reply_global:
         if (master) return std::string(to_string(m.op)) + " is sent by the Master SE, not to it" + where();
         if (m.se != unit) return std::string(to_string(m.op)) + " addressed to SE " + std::to_string(m.se) + where();
         break;
