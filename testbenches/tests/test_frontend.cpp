@@ -932,6 +932,22 @@ void check_fairness_switch(const FairnessRun& r) {
     CHECK(across <= changes_after + 1); // +1: the switch itself may move the lock
     CHECK(across >= 80);
     CHECK(within <= 4);
+}
+
+} // namespace
+
+TEST_CASE("front end: writing SYNCRON_MMIO_FAIRNESS changes the lock's hand-offs between units in LT",
+          "[frontend][fairness]") {
+    check_fairness_switch(run_fairness_switch(false));
+}
+
+TEST_CASE("front end: writing SYNCRON_MMIO_FAIRNESS changes the lock's hand-offs between units in AT",
+          "[frontend][fairness]") {
+    check_fairness_switch(run_fairness_switch(true));
+}
+
+namespace {
+
 /// The host reference of one read-modify-write (plain C++).
 uint64_t host_rmw(unsigned op, uint64_t old, uint64_t x, uint64_t e) {
     switch (op) {
@@ -992,15 +1008,6 @@ void run_rmw(bool at) {
 
 } // namespace
 
-TEST_CASE("front end: writing SYNCRON_MMIO_FAIRNESS changes the lock's hand-offs between units in LT",
-          "[frontend][fairness]") {
-    check_fairness_switch(run_fairness_switch(false));
-}
-
-TEST_CASE("front end: writing SYNCRON_MMIO_FAIRNESS changes the lock's hand-offs between units in AT",
-          "[frontend][fairness]") {
-    check_fairness_switch(run_fairness_switch(true));
-}
 TEST_CASE("front end: read-modify-write command slots from 8 harts in LT", "[frontend][rmw]") { run_rmw(false); }
 
 TEST_CASE("front end: read-modify-write command slots from 8 harts in AT", "[frontend][rmw]") { run_rmw(true); }
