@@ -23,6 +23,7 @@ nlohmann::json check_line(const std::string& line, unsigned number) {
         words.push_back(a.get<std::string>());
     }
     std::vector<const char*> argv;
+    argv.reserve(words.size());
     for (const auto& w : words) argv.push_back(w.c_str());
     try {
         const CliOptions opt = parse_cli(static_cast<int>(argv.size()), argv.data());

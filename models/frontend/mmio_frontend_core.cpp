@@ -74,8 +74,8 @@ MmioFrontEndCore::Outcome MmioFrontEndCore::access(const Access& a) {
     uint64_t value = 0;
     if (!read_register(h, *hart, off, a.len, value)) {
         const bool known = off == SYNCRON_MMIO_VAR_HI || off == SYNCRON_MMIO_INFO_HI || off == SYNCRON_MMIO_STATUS ||
-                           off == SYNCRON_MMIO_HART || off == SYNCRON_MMIO_EXPECTED_HI || off == SYNCRON_MMIO_RESULT_HI ||
-                           off == SYNCRON_MMIO_FAIRNESS;
+                           off == SYNCRON_MMIO_HART || off == SYNCRON_MMIO_EXPECTED_HI ||
+                           off == SYNCRON_MMIO_RESULT_HI || off == SYNCRON_MMIO_FAIRNESS;
         return finish(known ? SYNCRON_ST_BAD_SIZE : SYNCRON_ST_BAD_OFFSET);
     }
     if (a.read) {

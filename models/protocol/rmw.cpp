@@ -5,7 +5,7 @@
 
 namespace syncron {
 namespace {
-constexpr std::array<std::string_view, kRmwOpCount> kNames = {"fetch_add", "swap", "cas", "min", "max"};
+constexpr std::array<std::string_view, kRmwOpCount> kRmwNames = {"fetch_add", "swap", "cas", "min", "max"};
 constexpr std::array<Opcode, kRmwOpCount> kLocal = {Opcode::rmw_fetch_add_local, Opcode::rmw_swap_local,
                                                     Opcode::rmw_cas_local, Opcode::rmw_min_local,
                                                     Opcode::rmw_max_local};
@@ -15,11 +15,11 @@ constexpr std::array<Opcode, kRmwOpCount> kGlobal = {Opcode::rmw_fetch_add_globa
 unsigned idx(RmwOp op) { return static_cast<unsigned>(op); }
 } // namespace
 
-std::string_view to_string(RmwOp op) { return idx(op) < kRmwOpCount ? kNames[idx(op)] : "invalid_rmw"; }
+std::string_view to_string(RmwOp op) { return idx(op) < kRmwOpCount ? kRmwNames[idx(op)] : "invalid_rmw"; }
 
 std::optional<RmwOp> rmw_op_from_string(std::string_view name) {
     for (unsigned i = 0; i < kRmwOpCount; ++i)
-        if (kNames[i] == name) return static_cast<RmwOp>(i);
+        if (kRmwNames[i] == name) return static_cast<RmwOp>(i);
     return std::nullopt;
 }
 
