@@ -12,22 +12,12 @@
 #include "models/schemes/scheme_factory.h"
 #include "platforms/simulation.h"
 #include "testbenches/tests/platform_test_helpers.h"
+#include "testbenches/tests/rmw_reference.h"
 
 using namespace syncron;
+using syncron::test::host_apply;
 
 namespace {
-
-/// The host reference: each operation in plain C++ (independent of the model's rmw_apply).
-uint64_t host_apply(RmwOp op, uint64_t old, uint64_t operand, uint64_t expected) {
-    switch (op) {
-    case RmwOp::fetch_add: return old + operand;
-    case RmwOp::swap: return operand;
-    case RmwOp::cas: return old == expected ? operand : old;
-    case RmwOp::min: return operand < old ? operand : old;
-    case RmwOp::max: return operand > old ? operand : old;
-    }
-    return old;
-}
 
 constexpr unsigned kSequence = 24; // operations of each reference sequence
 constexpr unsigned kAdds = 3;      // fetch-and-adds per core

@@ -7,24 +7,13 @@
 #include <random>
 
 #include "models/protocol/rmw.h"
+#include "testbenches/tests/rmw_reference.h"
 #include "testbenches/tests/se_test_network.h"
 
 using namespace syncron;
 using namespace syncron::test;
 
 namespace {
-
-/// The host reference: each operation in plain C++ (independent of the model's rmw_apply).
-uint64_t host_apply(RmwOp op, uint64_t old, uint64_t operand, uint64_t expected) {
-    switch (op) {
-    case RmwOp::fetch_add: return old + operand;
-    case RmwOp::swap: return operand;
-    case RmwOp::cas: return old == expected ? operand : old;
-    case RmwOp::min: return operand < old ? operand : old;
-    case RmwOp::max: return operand > old ? operand : old;
-    }
-    return old;
-}
 
 /// Core (u,c) asks for `op` on `addr`; returns its reply (after the network ran dry).
 std::vector<Message> rmw(SeNetwork& n, unsigned u, unsigned c, RmwOp op, uint64_t addr, uint64_t operand,
