@@ -8,6 +8,7 @@
 #include "models/common/hex.h"
 #include "models/common/latency_samples.h"
 #include "models/schemes/scheme_factory.h"
+#include "models/se/core/syncron_var.h"
 #include "platforms/config/config.h"
 #include "platforms/lock_fairness_report.h"
 
@@ -22,6 +23,27 @@ constexpr uint64_t kLine = 64;
 /// The first 64 KiB of every unit are left unused so that address 0 is never
 /// a valid variable (helps catch uninitialised handles).
 constexpr uint64_t kReserved = 0x10000;
+
+const SimParams& validated(const SimParams& p) {
+    validate(p);
+    return p;
+}
+
+/// The platform as the address map, the SEs and the schemes see it: with
+/// core.threads = N every hardware context is a core there (its mailbox, its
+/// bit in the waiting lists), N per hardware core (docs/ndp_core.md).
+SimParams contexts_view(const SimParams& p) {
+    SimParams c = p;
+    c.platform.cores_per_unit *= p.core.threads;
+    c.platform.client_cores *= p.core.threads;
+    return c;
+}
+
+std::vector<unsigned> client_contexts_per_unit(const SimParams& p) {
+    std::vector<unsigned> split = client_cores_per_unit(p.platform); // hardware cores
+    for (unsigned& n : split) n *= p.core.threads;
+    return split;
+}
 } // namespace
 
 /// Address decoding of one unit's crossbar. Output ports, in binding order:
@@ -62,9 +84,9 @@ private:
 };
 
 NdpPlatform::NdpPlatform(sc_core::sc_module_name name, const SimParams& params)
-    : sc_module(name), m_params(params), m_map(params.platform.units, params.platform.cores_per_unit, params.memory),
-      m_clients(client_cores_per_unit(params.platform)) {
-    validate(m_params);
+    : sc_module(name), m_params(contexts_view(validated(params))),
+      m_map(m_params.platform.units, m_params.platform.cores_per_unit, params.memory),
+      m_clients(client_contexts_per_unit(params)) {
     m_scheme = make_scheme(m_params.platform.scheme);
     m_coherence = m_scheme->coherent_syncvars() || m_params.coherence.shared_data;
     build();
@@ -139,6 +161,13 @@ void NdpPlatform::build() {
     topo.home_unit = [map](uint64_t a) { return map->is_memory(a) ? map->home_unit(a) : map->units(); };
     m_scheme->configure(topo); // the SEs' organization and overflow policy
     const unsigned total_clients = std::accumulate(m_clients.begin(), m_clients.end(), 0u);
+    // The contexts of one hardware core share its pipeline and its L1, in
+    // equal shares of the sets (docs/ndp_core.md, "Multi-threaded cores").
+    const unsigned threads = m_params.core.threads;
+    CoreParams context_params = m_params.core;
+    context_params.l1_bytes /= threads;
+    const sc_time switch_time =
+        sc_time::from_value(sc_time(1.0 / m_params.core.clock_ghz, SC_NS).value() * m_params.core.switch_cycles);
 
     unsigned gid = 0;
     for (unsigned u = 0; u < p.units; ++u) {
@@ -161,9 +190,14 @@ void NdpPlatform::build() {
         connect(unit->se->to_ses, unit->xbar->in, prefix + "_se_to_ses");
         connect(unit->se->to_mem, unit->xbar->in, prefix + "_se_to_mem");
         for (unsigned c = 0; c < m_clients[u]; ++c, ++gid) {
-            auto core = std::make_unique<NdpCore>((prefix + "_core" + std::to_string(c)).c_str(), u, c, gid,
-                                                  m_params.core, m_map, [this](uint64_t a) { return is_cacheable(a); });
+            auto core =
+                std::make_unique<NdpCore>((prefix + "_core" + std::to_string(c)).c_str(), u, c, gid, context_params,
+                                          m_map, [this](uint64_t a) { return is_cacheable(a); });
             core->set_timing(p.timing);
+            if (threads > 1) {
+                if (c % threads == 0) m_pipelines.push_back(std::make_unique<CorePipeline>(threads, switch_time));
+                core->set_pipeline(m_pipelines.back().get(), c % threads);
+            }
             if (m_coherence)
                 core->set_coherence([this](uint64_t a) { return coherent_class(a); },
                                     [this](uint64_t line) { check_coherence(line); });
@@ -555,6 +589,17 @@ void NdpPlatform::report_stats(const StatContext& ctx, nlohmann::json& j) const 
     j["memory"] = memory;
     cores["unfinished"] = unfinished_cores();
     j["cores_summary"] = cores;
+    if (m_params.core.threads > 1) {
+        // Multi-threaded cores (docs/stats.md, "contexts"): what the contexts
+        // cost the SEs (a waiting-list bit each) and the pipelines.
+        uint64_t switches = 0;
+        for (const auto& pl : m_pipelines) switches += pl->switches();
+        j["contexts"] = {
+            {"per_core", m_params.core.threads},
+            {"per_unit", m_params.platform.cores_per_unit},
+            {"syncronvar_bytes", SyncronVarLayout(m_params.platform.units, m_params.platform.cores_per_unit).bytes()},
+            {"pipeline_switches", switches}};
+    }
     report_energy(ctx, j);
 }
 
@@ -562,13 +607,14 @@ EnergyCounters NdpPlatform::energy_counters(const StatContext& ctx) const {
     EnergyCounters c;
     c.seconds = sc_time::from_value(ctx.end_ticks).to_seconds();
     const auto add_core = [&c](const NdpCore& core) {
-        ++c.cores;
         c.instructions += core.stats().instructions;
         c.l1_hits += core.stats().l1_hits;
         c.l1_misses += core.stats().l1_misses;
     };
     for (const auto& core : m_cores) add_core(*core);
     for (const NdpCore* core : m_scheme->server_cores()) add_core(*core);
+    // Static power per hardware core, however many contexts it runs.
+    c.cores = static_cast<unsigned>(m_cores.size() / m_params.core.threads + m_scheme->server_cores().size());
     for (const auto& u : m_units) {
         c.xbar_bytes += u->xbar->total_bytes();
         for (const auto& v : u->vaults) {

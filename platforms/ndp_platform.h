@@ -154,6 +154,8 @@ private:
     std::vector<unsigned> m_clients;
     std::vector<std::unique_ptr<Unit>> m_units;
     std::vector<std::unique_ptr<NdpCore>> m_cores;
+    /// core.threads > 1: one per hardware client core, shared by its contexts.
+    std::vector<std::unique_ptr<CorePipeline>> m_pipelines;
     void report_energy(const StatContext& ctx, nlohmann::json& j) const;
     std::vector<std::unique_ptr<Link>> m_links;
     SeTopology m_topology;

@@ -45,6 +45,14 @@ struct CoreParams {
     unsigned l1_ways = 2;
     unsigned l1_line_bytes = 64;
     unsigned l1_hit_cycles = 4;
+    /// Hardware contexts per core (model extension of the paper's future
+    /// work, docs/ndp_core.md "Multi-threaded cores"): the contexts share the
+    /// pipeline, a context waiting on a req_sync's reply leaves it to a ready
+    /// one, and each has its own bit in the SEs' waiting lists. 1 = the paper.
+    unsigned threads = 1;
+    /// Cycles a switch to another context costs: the in-order pipeline's
+    /// stages behind the switch point are refilled (docs/ndp_core.md).
+    unsigned switch_cycles = 4;
 };
 
 /// One memory controller: a vault of an HMC cube, a pseudo-channel-free HBM

@@ -61,6 +61,14 @@ public:
     void advance(const sc_core::sc_time& t) { m_qk.inc(t); }
     /// From the global quantum (it may be set after construction).
     void start() { m_qk.reset(); }
+    /// Waits for `e` in simulated time without first reaching the core's own
+    /// time: the core goes on from the later of its own time and the event's.
+    void wait_keeping_time(sc_core::sc_event& e) {
+        const sc_core::sc_time mine = local_time();
+        sc_core::wait(e);
+        const sc_core::sc_time now = kernel_time();
+        m_qk.set(mine > now ? mine - now : sc_core::SC_ZERO_TIME);
+    }
 
     /// The core may yield here (LT: when its quantum is used up).
     virtual void keep_time() {}

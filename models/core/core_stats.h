@@ -49,6 +49,11 @@ struct CoreStats {
     /// Request-to-grant latency of every blocking call, indexed by BlockingCall:
     /// from the core's local time at the call to its local time at the grant.
     std::array<LatencySamples, kBlockingCalls> sync_latency{};
+    /// Multi-threaded cores (docs/ndp_core.md): time this context waited for
+    /// its core's pipeline (switches included) and times it took the
+    /// pipeline over from another context.
+    sc_core::sc_time pipeline_wait = sc_core::SC_ZERO_TIME;
+    uint64_t context_switches = 0;
 
     uint64_t messages(Opcode op) const { return messages_sent[static_cast<unsigned>(op)]; }
 };

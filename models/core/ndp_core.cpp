@@ -81,6 +81,33 @@ void NdpCore::set_direct_path(LtDirectPath* path) {
     m_lt_bus.set_direct(path);
 }
 
+void NdpCore::set_pipeline(CorePipeline* pipeline, unsigned context) {
+    if (sc_core::sc_start_of_simulation_invoked()) return before_start(*this, "set_pipeline");
+    m_pipeline = pipeline;
+    m_context = context;
+}
+
+void NdpCore::take_pipeline() {
+    if (!m_pipeline || m_pipeline_depth++ > 0) return;
+    const sc_core::sc_time want = local_time();
+    auto turn = m_pipeline->take(m_context, want);
+    if (!turn) {
+        // Held by a context that yielded inside its operation: handed on at
+        // its release, in the order the contexts asked.
+        m_bus->wait_keeping_time(m_pipeline->handed(m_context));
+        turn = m_pipeline->handed_turn(m_context);
+    }
+    const sc_core::sc_time now = local_time();
+    if (turn->start > now) m_bus->advance(turn->start - now);
+    m_stats.pipeline_wait += turn->start > want ? turn->start - want : sc_core::SC_ZERO_TIME;
+    m_stats.context_switches += turn->switched;
+}
+
+void NdpCore::release_pipeline() {
+    if (!m_pipeline || --m_pipeline_depth > 0) return;
+    m_pipeline->release(m_context, local_time());
+}
+
 void NdpCore::set_sync_client(SyncClient* client) {
     if (sc_core::sc_start_of_simulation_invoked()) return before_start(*this, "set_sync_client");
     m_client = client;
@@ -117,8 +144,11 @@ void NdpCore::set_state(CoreState state, const char* operation, uint64_t addr) {
 void NdpCore::compute(uint64_t instructions) {
     set_state(CoreState::computing, "compute", 0);
     m_stats.instructions += instructions;
-    // Integer multiply keeps long runs exact (1000 cycles at 2.5 GHz = 400 ns).
-    m_bus->advance(sc_core::sc_time::from_value(m_cycle.value() * instructions));
+    {
+        const PipelineUse use(*this);
+        // Integer multiply keeps long runs exact (1000 cycles at 2.5 GHz = 400 ns).
+        m_bus->advance(sc_core::sc_time::from_value(m_cycle.value() * instructions));
+    }
     m_bus->keep_time();
 }
 
@@ -151,6 +181,7 @@ void NdpCore::performed(uint64_t addr) {
 }
 
 void NdpCore::memory(bool write, uint64_t addr, uint8_t* buf, unsigned size) {
+    const PipelineUse use(*this); // an in-order core stalls on its access
     const tlm::tlm_command cmd = write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
     if (m_l1.coherent(addr)) {
         m_l1.acquire(addr, write);
@@ -200,6 +231,7 @@ void NdpCore::access(bool write, uint64_t addr, uint8_t* data, unsigned len) {
     set_state(CoreState::memory, write ? "store" : "load", addr);
     ++m_stats.instructions;
     ++(write ? m_stats.stores : m_stats.loads);
+    const PipelineUse use(*this);
     m_bus->timed({write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, data, len});
     set_state(CoreState::computing, "compute", 0);
 }
@@ -220,6 +252,7 @@ uint64_t NdpCore::atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t 
     set_state(CoreState::memory, to_string(op), addr);
     ++m_stats.instructions;
     ++m_stats.atomics[static_cast<unsigned>(op)];
+    const PipelineUse use(*this);
     const uint64_t mask = size == 8 ? ~0ull : (1ull << (8 * size)) - 1;
     uint8_t buf[8] = {};
     uint64_t old = 0;

@@ -29,6 +29,7 @@
 #include "models/core/at_core_bus.h"
 #include "models/core/coherent_l1.h"
 #include "models/core/core_api.h"
+#include "models/core/core_pipeline.h"
 #include "models/core/core_services.h"
 #include "models/core/core_state.h"
 #include "models/core/core_stats.h"
@@ -109,6 +110,12 @@ public:
     /// LT: memory accesses take this direct path where it covers them
     /// (docs/timing.md, "The direct path"); not owned (before sc_start).
     void set_direct_path(LtDirectPath* path);
+    /// Multi-threaded cores (docs/ndp_core.md): this core is context `context`
+    /// of the core whose pipeline is `pipeline` (not owned; before sc_start).
+    /// Without one the core has the pipeline to itself.
+    void set_pipeline(CorePipeline* pipeline, unsigned context);
+    /// The shared pipeline, if any.
+    const CorePipeline* pipeline() const { return m_pipeline; }
 
     // CoreServices
     const char* name() const override { return sc_module::name(); }
@@ -166,6 +173,20 @@ private:
     void blocking(BlockingCall call, Opcode op, uint64_t var, uint64_t info);
     void set_state(CoreState state, const char* operation, uint64_t addr);
 
+    /// Holds the shared pipeline for one operation (nested uses hold it once).
+    class PipelineUse {
+    public:
+        explicit PipelineUse(NdpCore& core) : m_core(core) { m_core.take_pipeline(); }
+        ~PipelineUse() { m_core.release_pipeline(); }
+        PipelineUse(const PipelineUse&) = delete;
+        PipelineUse& operator=(const PipelineUse&) = delete;
+
+    private:
+        NdpCore& m_core;
+    };
+    void take_pipeline();
+    void release_pipeline();
+
     // ---- Mailbox (target): replies, probes and server messages, in either style.
     void mailbox_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     tlm::tlm_sync_enum mailbox_nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase,
@@ -212,6 +233,9 @@ private:
     AtCoreBus m_at_bus;
     CoreBus* m_bus; ///< the one set_timing chose
     CoherentL1 m_l1;
+    CorePipeline* m_pipeline = nullptr; ///< shared with the core's other contexts
+    unsigned m_context = 0;
+    unsigned m_pipeline_depth = 0; ///< nested PipelineUses
 
     AtTargetPort m_mailbox_port;                              ///< 4-phase target side of `mailbox` (accepts at once)
     std::vector<tlm::tlm_generic_payload*> m_deferred_probes; ///< AT: held until the access is performed

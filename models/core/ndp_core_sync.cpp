@@ -36,20 +36,32 @@ bool NdpCore::send(uint64_t dest, const Message& m, bool sync) {
 }
 
 bool NdpCore::post(uint64_t dest, const Message& m) {
-    const bool ok = send(dest, m, false);
+    bool ok;
+    {
+        const PipelineUse use(*this);
+        ok = send(dest, m, false);
+    }
     m_bus->keep_time();
     return ok;
 }
 
 std::optional<Message> NdpCore::exchange(uint64_t dest, const Message& m, Opcode reply, Opcode alt) {
-    // AT: reach the core's own time first, so the expectation is armed only
-    // from the moment the request is issued.
-    m_bus->align();
-    const sc_core::sc_time issued = local_time();
-    expect(m.addr, reply, alt);
-    if (!send(dest, m, true)) {
+    sc_core::sc_time issued;
+    bool sent;
+    {
+        // The issue holds the pipeline; the wait for the reply does not (a
+        // multi-threaded core runs another context meanwhile).
+        const PipelineUse use(*this);
+        // AT: reach the core's own time first, so the expectation is armed
+        // only from the moment the request is issued.
+        m_bus->align();
+        issued = local_time();
+        expect(m.addr, reply, alt);
+        sent = send(dest, m, true);
         // No reply will come for a rejected request; go on rather than hang.
-        m_bus->abandon_sync();
+        if (!sent) m_bus->abandon_sync();
+    }
+    if (!sent) {
         m_bus->keep_time();
         return std::nullopt;
     }

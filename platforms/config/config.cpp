@@ -250,6 +250,8 @@ const std::vector<Field>& fields() {
         SYNCRON_NUMBER(core, l1_ways, 1, 1024),
         SYNCRON_NUMBER(core, l1_line_bytes, 1, 4096),
         SYNCRON_NUMBER(core, l1_hit_cycles, 0, 1e6),
+        extension_key(SYNCRON_NUMBER(core, threads, 1, 16)),
+        extension_key(SYNCRON_NUMBER(core, switch_cycles, 0, 1e6)),
         SYNCRON_NUMBER(memory, vaults_per_unit, 1, 1024),
         SYNCRON_NUMBER(memory, banks_per_vault, 1, 1024),
         SYNCRON_NUMBER(memory, unit_bytes, 1, kPow48),
@@ -578,6 +580,13 @@ void validate(const SimParams& p) {
                 ") must be a non-zero multiple of core.l1_ways x "
                 "core.l1_line_bytes (" +
                 str(way_bytes) + ")");
+    // Every context gets an equal share of the L1's sets (docs/ndp_core.md).
+    require(core.l1_bytes / way_bytes % core.threads == 0, "core.threads",
+            "(" + str(core.threads) + ") must divide the L1's " + str(core.l1_bytes / way_bytes) +
+                " sets (core.l1_bytes / (core.l1_ways x core.l1_line_bytes)): each context has an equal share");
+    require(uint64_t(pl.cores_per_unit) * core.threads <= 1024, "core.threads",
+            "x platform.cores_per_unit (" + str(core.threads) + " x " + str(pl.cores_per_unit) +
+                ") exceeds 1024 hardware contexts per unit");
 
     const auto& mem = p.memory;
     require(is_pow2(mem.interleave_bytes), "memory.interleave_bytes",
