@@ -33,6 +33,9 @@ struct WorkloadInfo {
     /// platform, before anything is built (std::invalid_argument naming the
     /// file and line, or the key); empty: it reads none.
     std::function<void(const SimParams&)> check_inputs = {};
+    /// Accepts workload.use_se_atomics: it has lock-protected updates of shared
+    /// words that it can make with CoreApi::atomic_rmw instead.
+    bool se_atomics = false;
 };
 
 class WorkloadRegistry {

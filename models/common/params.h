@@ -241,6 +241,9 @@ struct WorkloadParams {
     // The counter microbenchmark (docs/workloads.md, model extension of §6).
     unsigned counters = 1;                 ///< counter: shared counters, spread over the units
     std::string counter_update = "se_rmw"; ///< counter: se_rmw, lock or remote_atomic
+    /// The graph applications: per-vertex updates through the scheme's
+    /// atomic_rmw instead of a lock (docs/workloads.md, model extension of §6).
+    bool use_se_atomics = false;
 };
 
 struct SimParams {

@@ -297,6 +297,7 @@ const std::vector<Field>& fields() {
         SYNCRON_NUMBER(workload, window, 4, kPow20),
         extension_key(SYNCRON_NUMBER(workload, counters, 1, kPow20)),
         extension_key(SYNCRON_FIELD(workload, counter_update)),
+        extension_key(SYNCRON_FIELD(workload, use_se_atomics)),
         SYNCRON_FIELD(check, protocol),
         SYNCRON_FIELD(check, coherence),
         SYNCRON_NUMBER(server, instructions_per_request, 1, 1e6),
@@ -628,6 +629,15 @@ void validate(const SimParams& p) {
     const auto& names = known_workloads();
     require(std::find(names.begin(), names.end(), wl.name) != names.end(), "workload.name",
             "must be one of: " + join(names) + "; got " + json_excerpt(json(wl.name)));
+    if (wl.use_se_atomics) {
+        const auto& registry = WorkloadRegistry::instance();
+        std::vector<std::string> takers;
+        for (const auto& n : names)
+            if (registry.info(n).se_atomics) takers.push_back(n);
+        require(registry.info(wl.name).se_atomics, "workload.use_se_atomics",
+                "= true is for the workloads that update shared words under a lock (" + join(takers) + "); workload " +
+                    wl.name + " has none to replace");
+    }
 }
 
 std::vector<std::string> preset_search_path() {

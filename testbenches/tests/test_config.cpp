@@ -109,6 +109,28 @@ TEST_CASE("config: a changed value round-trips", "[config]") {
     CHECK(q.workload.seed == 0xffffffffffffffffull);
 }
 
+TEST_CASE("config: workload.use_se_atomics is written only when set and refused where nothing takes it", "[config]") {
+    SimParams p;
+    CHECK_FALSE(to_json(p)["workload"].contains("use_se_atomics")); // statistics of other runs stay as they were
+    p.workload.name = "pr";
+    p.workload.use_se_atomics = true;
+    const json j = to_json(p);
+    CHECK(j["workload"]["use_se_atomics"] == true);
+    CHECK(from_json(j).workload.use_se_atomics);
+    json cfg = json::object();
+    cfg["workload"]["name"] = "tc";
+    apply_set(cfg, "workload.use_se_atomics=true");
+    CHECK(from_json(cfg).workload.use_se_atomics);
+    for (const char* name : {"lock", "ts", "counter"}) {
+        INFO(name);
+        const std::string workload = std::string("workload ") + name;
+        expect_error(json{{"workload", {{"name", name}, {"use_se_atomics", true}}}},
+                     {"'workload.use_se_atomics'", workload.c_str(), "bfs, cc, sssp, pr, tf, tc"});
+        CHECK_NOTHROW(from_json(json{{"workload", {{"name", name}, {"use_se_atomics", false}}}}));
+    }
+    expect_error(with("workload", "use_se_atomics", 1), {"'workload.use_se_atomics'"});
+}
+
 TEST_CASE("config: partial configuration keeps the other defaults", "[config]") {
     const SimParams p = from_json(json::parse(R"({"se": {"st_entries": 8}, "link": {"latency_ns": 0}})"));
     CHECK(p.se.st_entries == 8);

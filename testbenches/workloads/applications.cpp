@@ -32,6 +32,9 @@ void register_applications(WorkloadRegistry& registry) {
             };
         } else {
             info.inputs = {"graph"};
+            // Their per-vertex updates are single words (ts's profile entry is a
+            // pair, distance and index, that must change together).
+            info.se_atomics = true;
             info.check_inputs = [](const SimParams& sim) {
                 const WorkloadParams& p = sim.workload;
                 if (!p.graph.empty()) {

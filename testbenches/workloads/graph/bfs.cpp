@@ -6,6 +6,9 @@
 // Cost: per vertex per level 1 load (its level); per frontier vertex 2 loads
 // (its row) and per neighbour 1 load, a lock/unlock pair, 1 load and at most
 // 1 store; per level one barrier and 1 load of the level's flag.
+// workload.use_se_atomics: per neighbour one atomic_rmw cas of L + 1
+// expecting "no level" instead; it set the level where the old value was
+// "no level".
 #include "testbenches/workloads/applications.h"
 #include "testbenches/workloads/graph/check_values.h"
 #include "testbenches/workloads/graph/graph_reference.h"
@@ -34,6 +37,10 @@ protected:
                 for (uint64_t i = 0; i < r.degree(); ++i) {
                     const uint32_t w = neighbour(c, r, i);
                     c.compute(2);
+                    if (use_rmw()) {
+                        if (rmw(c, m_level, w, RmwOp::cas, level + 1, kInfinity) == kInfinity) set = true;
+                        continue;
+                    }
                     lock(c, w);
                     if (load(c, m_level, w) == kInfinity) {
                         store(c, m_level, w, level + 1);

@@ -8,6 +8,12 @@
 // Cost: per vertex per iteration 1 load (when it changed); per active vertex
 // 3 loads (label, row) and per neighbour 1 load, a lock/unlock pair, 1 load
 // and at most 2 stores; per iteration one barrier and 1 load of the flag.
+// workload.use_se_atomics: the push is one atomic_rmw min of the label on the
+// neighbour's label; where the old label was larger, the core then stores k
+// into the neighbour's changed_in. The two words no longer change together,
+// which the algorithm allows: every store of iteration k writes k and lands
+// before its barrier, so the neighbour is pushed in k + 1 with a label no
+// larger than the one that lowered it.
 #include "testbenches/workloads/applications.h"
 #include "testbenches/workloads/graph/check_values.h"
 #include "testbenches/workloads/graph/graph_reference.h"
@@ -42,6 +48,13 @@ protected:
                 for (uint64_t i = 0; i < r.degree(); ++i) {
                     const uint32_t w = neighbour(c, r, i);
                     c.compute(2);
+                    if (use_rmw()) {
+                        if (label < rmw(c, m_label, w, RmwOp::min, label)) {
+                            store(c, m_changed, w, k);
+                            set = true;
+                        }
+                        continue;
+                    }
                     lock(c, w);
                     if (label < load(c, m_label, w)) {
                         store(c, m_label, w, label);

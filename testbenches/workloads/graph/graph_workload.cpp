@@ -123,7 +123,7 @@ void GraphWorkload::setup(Driver& d) {
     m_barrier = d.create_syncvar(m_flag_unit);
     m_flag_count = uint64_t(g.vertices) + 2; // no application iterates more often than it has vertices
     m_flags = d.allocate(m_flag_unit, m_flag_count * kWordBytes, Sharing::shared);
-    m_lock_acquisitions = m_barrier_waits = m_iterations = 0;
+    m_lock_acquisitions = m_barrier_waits = m_iterations = m_rmws = 0;
     m_local_accesses = m_remote_accesses = 0;
     initialise(d);
 }
@@ -200,6 +200,12 @@ void GraphWorkload::lock(CoreApi& c, uint32_t v) {
 
 void GraphWorkload::unlock(CoreApi& c, uint32_t v) { c.lock_release(m_locks[v]); }
 
+uint64_t GraphWorkload::rmw(CoreApi& c, unsigned array, uint32_t v, RmwOp op, uint64_t operand, uint64_t expected) {
+    count(c, m_owner[v]);
+    ++m_rmws;
+    return c.atomic_rmw(vertex_addr(array, v), op, operand, expected);
+}
+
 void GraphWorkload::barrier(CoreApi& c) {
     c.barrier_wait_across_units(m_barrier, m_cores);
     ++m_barrier_waits;
@@ -238,6 +244,8 @@ void GraphWorkload::report_stats(const StatContext&, nlohmann::json& out) const 
     out["iterations"] = m_iterations;
     out["lock_acquisitions"] = m_lock_acquisitions;
     out["barrier_waits"] = m_barrier_waits;
+    // Only with the key, so that the statistics of the lock versions stay as they were.
+    if (m_p.use_se_atomics) out["atomic_rmws"] = m_rmws;
     out["local_accesses"] = m_local_accesses;
     out["remote_accesses"] = m_remote_accesses;
     const uint64_t all = m_local_accesses + m_remote_accesses;

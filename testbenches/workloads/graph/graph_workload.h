@@ -9,6 +9,10 @@
 // which every core reads the iteration's "something changed" word to decide
 // whether to go on. The check compares the result read back from simulated
 // memory with a plain C++ reference on the host (graph_reference.h).
+// With workload.use_se_atomics a kernel makes its per-vertex update with one
+// CoreApi::atomic_rmw on the vertex's word instead (model extension of §6:
+// SynCron's SEs execute it at the word's Master SE); the locks stay allocated
+// so that both versions have the same memory layout.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -35,7 +39,7 @@ public:
     explicit GraphWorkload(const WorkloadParams& p);
 
     std::string name() const override { return m_name; }
-    uint64_t operations() const override { return m_lock_acquisitions + m_barrier_waits; }
+    uint64_t operations() const override { return m_lock_acquisitions + m_barrier_waits + m_rmws; }
     void setup(Driver& d) final;
     void run(CoreApi& c) final;
     CheckResult check(Driver& d) final;
@@ -84,6 +88,11 @@ protected:
     uint32_t weight(CoreApi& c, const Row& r, uint64_t i);
     void lock(CoreApi& c, uint32_t v);
     void unlock(CoreApi& c, uint32_t v);
+    /// workload.use_se_atomics: updates go through rmw() instead of lock().
+    bool use_rmw() const { return m_p.use_se_atomics; }
+    /// CoreApi::atomic_rmw on v's word of `array`, counted as one access to
+    /// v's unit (where the word is read and written); returns the old value.
+    uint64_t rmw(CoreApi& c, unsigned array, uint32_t v, RmwOp op, uint64_t operand, uint64_t expected = 0);
     /// The barrier across all client cores that ends an iteration.
     void barrier(CoreApi& c);
     /// Records that iteration `k` changed something (one store by the core).
@@ -117,7 +126,7 @@ private:
     SyncVar m_barrier = 0;
     unsigned m_flag_unit = 0;
     uint64_t m_flags = 0, m_flag_count = 0;
-    uint64_t m_lock_acquisitions = 0, m_barrier_waits = 0, m_iterations = 0;
+    uint64_t m_lock_acquisitions = 0, m_barrier_waits = 0, m_iterations = 0, m_rmws = 0;
     uint64_t m_local_accesses = 0, m_remote_accesses = 0;
     uint64_t m_cut_edges = 0;
 };

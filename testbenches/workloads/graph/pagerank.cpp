@@ -10,6 +10,12 @@
 // Cost per iteration: per vertex 3 loads (rank, row), per neighbour 1 load,
 // a lock/unlock pair, 1 load and 1 store; per vertex 1 load and 2 stores in
 // the second phase; two barriers.
+// workload.use_se_atomics: the accumulator is a double, which no RmwOp adds,
+// so the push is a compare-and-swap loop on its bits: 1 load, then an
+// atomic_rmw cas of (seen + share) expecting `seen` until the word held
+// `seen`; each retry costs 2 more instructions (the add and the compare).
+// Fixed point would allow one fetch_add but change the ranks the check
+// compares with the host's doubles.
 #include <cmath>
 #include <cstring>
 
@@ -62,6 +68,10 @@ protected:
                 for (uint64_t i = 0; i < r.degree(); ++i) {
                     const uint32_t w = neighbour(c, r, i);
                     c.compute(2);
+                    if (use_rmw()) {
+                        push_rmw(c, w, share);
+                        continue;
+                    }
                     lock(c, w);
                     store(c, m_sum, w, bits(real(load(c, m_sum, w)) + share));
                     unlock(c, w);
@@ -95,10 +105,24 @@ protected:
     void report_extra(nlohmann::json& out) const override {
         out["pagerank_iterations"] = m_iterations;
         out["tolerance_relative"] = kTolerance;
+        if (use_rmw()) out["cas_retries"] = m_retries;
     }
 
 private:
+    /// Adds `share` to w's accumulator with a compare-and-swap loop.
+    void push_rmw(CoreApi& c, uint32_t w, double share) {
+        uint64_t seen = load(c, m_sum, w);
+        for (;;) {
+            const uint64_t old = rmw(c, m_sum, w, RmwOp::cas, bits(real(seen) + share), seen);
+            if (old == seen) return;
+            ++m_retries;
+            c.compute(2);
+            seen = old;
+        }
+    }
+
     unsigned m_rank, m_sum, m_iterations;
+    uint64_t m_retries = 0;
 };
 
 } // namespace

@@ -6,6 +6,8 @@
 // recording that the neighbour changed in k. A barrier ends each iteration;
 // the run stops after one that changed nothing.
 // Cost: as cc, plus 1 load of the weight per edge.
+// workload.use_se_atomics: as cc's, an atomic_rmw min of the candidate
+// distance, then the store of k into changed_in where it lowered the distance.
 #include "testbenches/workloads/applications.h"
 #include "testbenches/workloads/graph/check_values.h"
 #include "testbenches/workloads/graph/graph_reference.h"
@@ -43,6 +45,13 @@ protected:
                     const uint32_t w = neighbour(c, r, i);
                     const uint64_t candidate = dist + weight(c, r, i);
                     c.compute(3);
+                    if (use_rmw()) {
+                        if (candidate < rmw(c, m_dist, w, RmwOp::min, candidate)) {
+                            store(c, m_changed, w, k);
+                            set = true;
+                        }
+                        continue;
+                    }
                     lock(c, w);
                     if (candidate < load(c, m_dist, w)) {
                         store(c, m_dist, w, candidate);

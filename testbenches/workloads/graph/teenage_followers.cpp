@@ -4,6 +4,7 @@
 // every neighbour under the neighbour's lock. One pass, no barrier.
 // Cost: per vertex 1 load (age); per teenager 2 loads (row) and per
 // neighbour 1 load, a lock/unlock pair, 1 load and 1 store.
+// workload.use_se_atomics: per neighbour one atomic_rmw fetch_add of 1 instead.
 #include "testbenches/workloads/applications.h"
 #include "testbenches/workloads/graph/check_values.h"
 #include "testbenches/workloads/graph/graph_reference.h"
@@ -35,6 +36,10 @@ protected:
             for (uint64_t i = 0; i < r.degree(); ++i) {
                 const uint32_t w = neighbour(c, r, i);
                 c.compute(2);
+                if (use_rmw()) {
+                    rmw(c, m_count, w, RmwOp::fetch_add, 1);
+                    continue;
+                }
                 lock(c, w);
                 store(c, m_count, w, load(c, m_count, w) + 1);
                 unlock(c, w);

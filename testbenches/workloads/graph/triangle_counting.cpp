@@ -6,6 +6,8 @@
 // each vertex's count and the total (sum / 3) with the host reference.
 // Cost: per vertex 2 + deg(v) loads; per neighbour u > v 2 + (neighbours of u)
 // loads; per triangle three lock/unlock pairs, each with 1 load and 1 store.
+// workload.use_se_atomics: per triangle three atomic_rmw fetch_add of 1
+// instead (the counts are integers; the old values are not needed).
 #include <algorithm>
 
 #include "testbenches/workloads/applications.h"
@@ -42,6 +44,10 @@ protected:
                     if (w <= u || !std::binary_search(adjacent.begin(), adjacent.end(), w)) continue;
                     ++m_triangles;
                     for (uint32_t x : {v, u, w}) {
+                        if (use_rmw()) {
+                            rmw(c, m_count, x, RmwOp::fetch_add, 1);
+                            continue;
+                        }
                         lock(c, x);
                         store(c, m_count, x, load(c, m_count, x) + 1);
                         unlock(c, x);
