@@ -46,4 +46,14 @@ void CorePipeline::release(unsigned ctx, const sc_core::sc_time& at) {
     m_handed[next]->notify(m_free_at > now ? m_free_at - now : sc_core::SC_ZERO_TIME);
 }
 
+CorePipeline::Turn CorePipeline::book(unsigned ctx, const sc_core::sc_time& at, const sc_core::sc_time& occupancy) {
+    if (ctx >= contexts()) throw std::out_of_range("CorePipeline::book: no context " + std::to_string(ctx));
+    const bool switched = m_last != kNobody && m_last != ctx;
+    m_last = ctx;
+    m_switches += switched;
+    const sc_core::sc_time extra = switched ? m_switch : sc_core::SC_ZERO_TIME;
+    m_calendar.prune(kernel_time()); // no context's time is behind the kernel's
+    return {m_calendar.book(at, occupancy + extra) + extra, switched};
+}
+
 } // namespace syncron

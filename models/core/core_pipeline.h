@@ -7,10 +7,18 @@
 // does not, so another context runs meanwhile. When the pipeline passes from
 // one context to another, the new one first pays the switch time.
 //
-// A context holds the pipeline from take() to release(). A context that finds
-// it held (the holder yielded inside its operation: every memory access in
-// AT, a quantum boundary in LT) queues and is handed the pipeline at the
-// holder's release time, first come first served.
+// AT: a context holds the pipeline from take() to release(). A context that
+// finds it held (the holder waits inside its operation, as every memory
+// access does) queues and is handed the pipeline at the holder's release
+// time, first come first served.
+//
+// LT: the contexts run ahead of the kernel within their quantum, each in
+// its own time, so they reach the pipeline out of time order. book() keeps
+// its busy intervals on a calendar (ResourceTimeline) and puts each
+// operation in the earliest gap where it fits: a context's compute fills
+// the time its sibling, booked earlier, spends waiting for a grant. A
+// switch is charged when the booking before it (in simulation order) was
+// another context's.
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -18,6 +26,8 @@
 #include <vector>
 
 #include <systemc>
+
+#include "models/tlm/resource_timeline.h"
 
 namespace syncron {
 
@@ -42,6 +52,10 @@ public:
     /// the pipeline at that time (its event fires then), or it stays free.
     void release(unsigned ctx, const sc_core::sc_time& at);
     sc_core::sc_event& handed(unsigned ctx) { return *m_handed.at(ctx); }
+    /// LT: `ctx` used the pipeline for `occupancy` from its time `at`; the
+    /// turn it gets is the earliest gap from `at` on where the work (and a
+    /// switch, when due) fits.
+    Turn book(unsigned ctx, const sc_core::sc_time& at, const sc_core::sc_time& occupancy);
     /// The turn of a context that was handed the pipeline.
     const Turn& handed_turn(unsigned ctx) const { return m_turn.at(ctx); }
 
@@ -62,6 +76,7 @@ private:
     std::vector<std::unique_ptr<sc_core::sc_event>> m_handed;
     std::vector<Turn> m_turn;
     uint64_t m_switches = 0;
+    ResourceTimeline m_calendar; ///< LT bookings
 };
 
 } // namespace syncron

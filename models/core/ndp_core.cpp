@@ -87,13 +87,19 @@ void NdpCore::set_pipeline(CorePipeline* pipeline, unsigned context) {
     m_context = context;
 }
 
-void NdpCore::take_pipeline() {
-    if (!m_pipeline || m_pipeline_depth++ > 0) return;
+sc_core::sc_time NdpCore::take_pipeline(bool work) {
+    if (!m_pipeline || m_pipeline_depth++ > 0) return sc_core::SC_ZERO_TIME;
     const sc_core::sc_time want = local_time();
+    if (m_timing == Timing::lt) {
+        if (work) return want; // booked at the end, when its length is known
+        // A message leaves once the pipeline has its issue cycle.
+        note_turn(m_pipeline->book(m_context, want, m_cycle), want);
+        return want;
+    }
     auto turn = m_pipeline->take(m_context, want);
     if (!turn) {
-        // Held by a context that yielded inside its operation: handed on at
-        // its release, in the order the contexts asked.
+        // Held by a context waiting inside its operation: handed on at its
+        // release, in the order the contexts asked.
         m_bus->wait_keeping_time(m_pipeline->handed(m_context));
         turn = m_pipeline->handed_turn(m_context);
     }
@@ -101,11 +107,27 @@ void NdpCore::take_pipeline() {
     if (turn->start > now) m_bus->advance(turn->start - now);
     m_stats.pipeline_wait += turn->start > want ? turn->start - want : sc_core::SC_ZERO_TIME;
     m_stats.context_switches += turn->switched;
+    return want;
 }
 
-void NdpCore::release_pipeline() {
+void NdpCore::release_pipeline(bool work, const sc_core::sc_time& begin) {
     if (!m_pipeline || --m_pipeline_depth > 0) return;
-    m_pipeline->release(m_context, local_time());
+    if (m_timing == Timing::at) {
+        m_pipeline->release(m_context, local_time());
+        return;
+    }
+    if (!work) return;
+    // LT: the operation took [begin, now) in this context's time; it starts
+    // where the calendar has room for it, and everything after moves with it.
+    note_turn(m_pipeline->book(m_context, begin, local_time() - begin), begin);
+}
+
+void NdpCore::note_turn(const CorePipeline::Turn& turn, const sc_core::sc_time& wanted) {
+    if (turn.start > wanted) {
+        m_bus->advance(turn.start - wanted);
+        m_stats.pipeline_wait += turn.start - wanted;
+    }
+    m_stats.context_switches += turn.switched;
 }
 
 void NdpCore::set_sync_client(SyncClient* client) {
@@ -145,7 +167,7 @@ void NdpCore::compute(uint64_t instructions) {
     set_state(CoreState::computing, "compute", 0);
     m_stats.instructions += instructions;
     {
-        const PipelineUse use(*this);
+        const PipelineUse use(*this, true);
         // Integer multiply keeps long runs exact (1000 cycles at 2.5 GHz = 400 ns).
         m_bus->advance(sc_core::sc_time::from_value(m_cycle.value() * instructions));
     }
@@ -181,7 +203,7 @@ void NdpCore::performed(uint64_t addr) {
 }
 
 void NdpCore::memory(bool write, uint64_t addr, uint8_t* buf, unsigned size) {
-    const PipelineUse use(*this); // an in-order core stalls on its access
+    const PipelineUse use(*this, true); // an in-order core stalls on its access
     const tlm::tlm_command cmd = write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
     if (m_l1.coherent(addr)) {
         m_l1.acquire(addr, write);
@@ -231,7 +253,7 @@ void NdpCore::access(bool write, uint64_t addr, uint8_t* data, unsigned len) {
     set_state(CoreState::memory, write ? "store" : "load", addr);
     ++m_stats.instructions;
     ++(write ? m_stats.stores : m_stats.loads);
-    const PipelineUse use(*this);
+    const PipelineUse use(*this, true);
     m_bus->timed({write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, data, len});
     set_state(CoreState::computing, "compute", 0);
 }
@@ -252,7 +274,7 @@ uint64_t NdpCore::atomic(AtomicOp op, uint64_t addr, uint64_t operand, uint64_t 
     set_state(CoreState::memory, to_string(op), addr);
     ++m_stats.instructions;
     ++m_stats.atomics[static_cast<unsigned>(op)];
-    const PipelineUse use(*this);
+    const PipelineUse use(*this, true);
     const uint64_t mask = size == 8 ? ~0ull : (1ull << (8 * size)) - 1;
     uint8_t buf[8] = {};
     uint64_t old = 0;

@@ -173,19 +173,27 @@ private:
     void blocking(BlockingCall call, Opcode op, uint64_t var, uint64_t info);
     void set_state(CoreState state, const char* operation, uint64_t addr);
 
-    /// Holds the shared pipeline for one operation (nested uses hold it once).
+    /// The shared pipeline for one operation (nested uses count once): `work`
+    /// is a compute run or a memory access, otherwise a message's issue. AT
+    /// holds the pipeline for either; LT books work on its calendar once its
+    /// length is known, and an issue's cycle before it leaves.
     class PipelineUse {
     public:
-        explicit PipelineUse(NdpCore& core) : m_core(core) { m_core.take_pipeline(); }
-        ~PipelineUse() { m_core.release_pipeline(); }
+        PipelineUse(NdpCore& core, bool work) : m_core(core), m_work(work), m_begin(core.take_pipeline(work)) {}
+        ~PipelineUse() { m_core.release_pipeline(m_work, m_begin); }
         PipelineUse(const PipelineUse&) = delete;
         PipelineUse& operator=(const PipelineUse&) = delete;
 
     private:
         NdpCore& m_core;
+        bool m_work;
+        sc_core::sc_time m_begin;
     };
-    void take_pipeline();
-    void release_pipeline();
+    /// The core's time when its use began.
+    sc_core::sc_time take_pipeline(bool work);
+    void release_pipeline(bool work, const sc_core::sc_time& begin);
+    /// LT: the core's time moves by how much later than `wanted` its turn starts.
+    void note_turn(const CorePipeline::Turn& turn, const sc_core::sc_time& wanted);
 
     // ---- Mailbox (target): replies, probes and server messages, in either style.
     void mailbox_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

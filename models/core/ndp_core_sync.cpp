@@ -38,7 +38,7 @@ bool NdpCore::send(uint64_t dest, const Message& m, bool sync) {
 bool NdpCore::post(uint64_t dest, const Message& m) {
     bool ok;
     {
-        const PipelineUse use(*this);
+        const PipelineUse use(*this, false);
         ok = send(dest, m, false);
     }
     m_bus->keep_time();
@@ -51,7 +51,7 @@ std::optional<Message> NdpCore::exchange(uint64_t dest, const Message& m, Opcode
     {
         // The issue holds the pipeline; the wait for the reply does not (a
         // multi-threaded core runs another context meanwhile).
-        const PipelineUse use(*this);
+        const PipelineUse use(*this, false);
         // AT: reach the core's own time first, so the expectation is armed
         // only from the moment the request is issued.
         m_bus->align();
