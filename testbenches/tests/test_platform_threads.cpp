@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "models/common/scheme.h"
 #include "platforms/config/config.h"
 #include "platforms/run_in_child.h"
 #include "platforms/simulation.h"
@@ -133,6 +134,40 @@ THREAD_MICROBENCHMARK("lock")
 THREAD_MICROBENCHMARK("barrier")
 THREAD_MICROBENCHMARK("semaphore")
 THREAD_MICROBENCHMARK("condvar")
+
+/// Every scheme, every microbenchmark, 2 contexts per core, LT and AT: the
+/// same functional result and invariants as with one (a context is a core
+/// to the scheme).
+void every_microbenchmark(const std::string& scheme) {
+    for (const Timing timing : {Timing::lt, Timing::at})
+        for (const char* workload : {"lock", "barrier", "semaphore", "condvar"}) {
+            SimParams p = syncron::test::bench(workload, 64, 1, timing, 5);
+            p.platform.scheme = *scheme_from_string(scheme);
+            p.core.threads = 2;
+            INFO(workload << " under " << scheme << ", " << timing_name(timing));
+            const auto s = run(p);
+            REQUIRE_RUN_OK(s);
+            CHECK(s["check_ok"] == true);
+            CHECK(s["operations"] == uint64_t(kCores) * 2 * 5);
+            CHECK(s["contexts"]["per_unit"] == 32);
+            if (timing == Timing::at) CHECK(s["protocol_violations"] == 0);
+        }
+}
+
+#define THREAD_SCHEME(scheme)                                                                                          \
+    TEST_CASE("threads: every microbenchmark under " scheme " with 2 contexts per core, LT and AT",                    \
+              "[platform][threads]") {                                                                                 \
+        every_microbenchmark(scheme);                                                                                  \
+    }
+
+THREAD_SCHEME("flat")
+THREAD_SCHEME("central")
+THREAD_SCHEME("hier")
+THREAD_SCHEME("ideal")
+THREAD_SCHEME("remote_atomics")
+THREAD_SCHEME("syncron_central_ovrfl")
+THREAD_SCHEME("syncron_distrib_ovrfl")
+THREAD_SCHEME("mesi_lock")
 
 #define THREAD_DATA_STRUCTURE(name)                                                                                    \
     TEST_CASE("threads: " name " checks out with 2 and 4 contexts per core, LT and AT", "[platform][threads]") {       \
