@@ -30,17 +30,7 @@ unsigned ceil_log2(unsigned n) {
     return bits;
 }
 
-// Fields are moved a byte-aligned chunk at a time (up to 8 bits per step).
-void put_bits(uint8_t* bytes, unsigned pos, unsigned width, uint64_t value) {
-    while (width) {
-        const unsigned off = pos % 8, n = std::min(8u - off, width);
-        bytes[pos / 8] |= uint8_t((value & ((1u << n) - 1u)) << off);
-        value >>= n;
-        pos += n;
-        width -= n;
-    }
-}
-
+// Fields are read a byte-aligned chunk at a time (up to 8 bits per step).
 uint64_t get_bits(const uint8_t* bytes, unsigned pos, unsigned width) {
     uint64_t v = 0;
     for (unsigned done = 0; done < width;) {
@@ -117,7 +107,7 @@ std::array<uint8_t, kWireBytes> pack(const Message& m, const WireLayout& layout)
     if (!has_wire_form(m, layout)) throw std::invalid_argument("pack: " + wire_problem(m, layout));
 
     // Every message is packed on its way out, so the fixed layout is written
-    // byte by byte rather than bit by bit (same result as put_bits).
+    // byte by byte rather than field by field (get_bits reads it back).
     static_assert(kAddrPos == 0 && kOpPos == 64 && kCoreIdPos == 70 && kInfoPos == 76);
     std::array<uint8_t, kWireBytes> out{};
     const uint64_t id = core_id_of(m, layout);
