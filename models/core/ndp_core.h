@@ -114,8 +114,6 @@ public:
     /// of the core whose pipeline is `pipeline` (not owned; before sc_start).
     /// Without one the core has the pipeline to itself.
     void set_pipeline(CorePipeline* pipeline, unsigned context);
-    /// The shared pipeline, if any.
-    const CorePipeline* pipeline() const { return m_pipeline; }
 
     // CoreServices
     const char* name() const override { return sc_module::name(); }
