@@ -157,6 +157,7 @@ void NdpPlatform::build() {
     topo.units = p.units;
     topo.cores_per_unit = p.cores_per_unit;
     topo.client_cores = m_clients;
+    topo.units_per_group = p.units_per_group;
     const AddressMap* map = &m_map;
     topo.home_unit = [map](uint64_t a) { return map->is_memory(a) ? map->home_unit(a) : map->units(); };
     m_scheme->configure(topo); // the SEs' organization and overflow policy

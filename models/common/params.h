@@ -202,6 +202,9 @@ struct PlatformParams {
     /// syncron | flat | central | hier | ideal | remote_atomics |
     /// syncron_central_ovrfl | syncron_distrib_ovrfl | mesi_lock (docs/schemes.md)
     Scheme scheme = Scheme::syncron;
+    /// Three-level hierarchy (model extension, docs/protocol.md "Three
+    /// levels"): units per group, 0 = SynCron's two levels. Scheme syncron only.
+    unsigned units_per_group = 0;
 };
 
 struct WorkloadParams {

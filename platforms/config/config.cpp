@@ -236,6 +236,7 @@ const std::vector<Field>& fields() {
         SYNCRON_NUMBER(platform, client_cores, 1, 65536),
         SYNCRON_FIELD(platform, timing),
         SYNCRON_FIELD(platform, scheme),
+        extension_key(SYNCRON_NUMBER(platform, units_per_group, 0, 64)),
         SYNCRON_NUMBER(se, clock_ghz, 0.01, 100),
         SYNCRON_NUMBER(se, cycles_per_message, 1, 1e6),
         SYNCRON_NUMBER(se, st_cycles, 0, 1e6),
@@ -569,6 +570,15 @@ void validate(const SimParams& p) {
                         " client cores per unit (platform.cores_per_unit = " + str(pl.cores_per_unit) + ")");
     }
 
+    if (pl.units_per_group) {
+        require(pl.units_per_group >= 2 && pl.units_per_group < pl.units && pl.units % pl.units_per_group == 0,
+                "platform.units_per_group",
+                "(" + str(pl.units_per_group) + ") must be 0 (two levels) or a divisor of platform.units (" +
+                    str(pl.units) + ") from 2 to " + str(pl.units / 2) + ": the units form equal groups");
+        require(pl.scheme == Scheme::syncron, "platform.units_per_group",
+                "adds a level to SynCron's hierarchy: scheme syncron only (got " + std::string(to_string(pl.scheme)) +
+                    ")");
+    }
     require(is_pow2(p.se.indexing_counters), "se.indexing_counters",
             "must be a power of two (they are indexed by the low address bits), got " + str(p.se.indexing_counters));
 

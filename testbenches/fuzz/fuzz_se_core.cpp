@@ -2,6 +2,7 @@
 //
 // Mode "programs" (first byte even): the bytes pick a scenario (units, cores
 // per unit, ST and indexing-counter sizes, organization, overflow policy,
+// two or three levels,
 // lock/semaphore/condvar or barrier programs) and then steer every choice of
 // the reference checker (testbenches/tests/se_random_checker.h): the cores'
 // programs and the order in which the network delivers messages. After the
@@ -31,7 +32,8 @@ namespace {
     fuzz::finding(what + " (units " + std::to_string(sc.units) + ", cores " + std::to_string(sc.cores) + ", st " +
                   std::to_string(sc.se.st_entries) + ", counters " + std::to_string(sc.se.indexing_counters) +
                   (sc.organization == SeOrganization::flat ? ", flat" : "") +
-                  (sc.overflow == OverflowPolicy::abort ? ", abort policy" : "") + ")");
+                  (sc.overflow == OverflowPolicy::abort ? ", abort policy" : "") +
+                  (sc.units_per_group ? ", groups of " + std::to_string(sc.units_per_group) : std::string()) + ")");
 }
 
 Scenario scenario(Bytes& in) {
@@ -45,7 +47,12 @@ Scenario scenario(Bytes& in) {
     Scenario sc{1u + shape % 4, 1u + (shape / 4) % 4, se, seed, (mode & 1) != 0};
     if (sc.units * sc.cores < 2) sc.cores = 2; // the programs pair producers with consumers
     switch ((mode / 2) % 3) {
-    case 0: break; // hierarchical, integrated overflow (SynCron)
+    case 0: // hierarchical, integrated overflow (SynCron); bit 3: three levels, groups of 2
+        if ((mode / 8) % 2) {
+            sc.units = 4 + 2 * ((shape / 16) % 2);
+            sc.units_per_group = 2;
+        }
+        break;
     case 1: sc.organization = SeOrganization::flat; break;
     default:
         sc.overflow = OverflowPolicy::abort;

@@ -69,13 +69,15 @@ struct Scenario {
     bool barriers; // barrier scenario (all cores take part in every barrier) or lock/sem/condvar
     SeOrganization organization = SeOrganization::hierarchical;
     OverflowPolicy overflow = OverflowPolicy::integrated;
-    bool central_server = true; // abort policy: one fallback server (unit 0), else the home unit's
+    bool central_server = true;   // abort policy: one fallback server (unit 0), else the home unit's
+    unsigned units_per_group = 0; // three levels (docs/protocol.md "Three levels"); 0 = two
 };
 
 inline SeTopology topology_of(const Scenario& sc) {
     SeTopology t = SeNetwork::topology(sc.units, sc.cores);
     t.organization = sc.organization;
     t.overflow = sc.overflow;
+    t.units_per_group = sc.units_per_group;
     if (sc.central_server)
         t.fallback_server = [](uint64_t) { return 0u; };
     else

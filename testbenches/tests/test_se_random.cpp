@@ -26,12 +26,17 @@ SeParams se_params(unsigned st, unsigned counters) {
 
 struct ModeTotals {
     unsigned runs = 0, aborts = 0, spurious = 0, retries = 0, diverted = 0;
-    uint64_t forwarded = 0, memory_writes = 0, evictions = 0;
+    uint64_t forwarded = 0, memory_writes = 0, evictions = 0, group_relays = 0;
 };
 
 ModeTotals run_scenarios(bool barriers, SeOrganization org = SeOrganization::hierarchical,
-                         OverflowPolicy policy = OverflowPolicy::integrated) {
-    const std::vector<std::pair<unsigned, unsigned>> shapes = {{2, 2}, {4, 3}, {3, 4}};
+                         OverflowPolicy policy = OverflowPolicy::integrated, unsigned units_per_group = 0) {
+    // Three levels: groups of units_per_group, at least two groups.
+    const std::vector<std::pair<unsigned, unsigned>> shapes =
+        units_per_group ? std::vector<std::pair<unsigned, unsigned>>{{2 * units_per_group, 2},
+                                                                     {3 * units_per_group, 2},
+                                                                     {2 * units_per_group, 3}}
+                        : std::vector<std::pair<unsigned, unsigned>>{{2, 2}, {4, 3}, {3, 4}};
     const std::vector<std::pair<unsigned, unsigned>> tables = {{64, 256}, {0, 256}, {1, 4}, {2, 1}, {3, 256}};
     ModeTotals t;
     // SE_RANDOM_SEEDS=N runs N seeds per shape and table instead of 60
@@ -46,11 +51,12 @@ ModeTotals run_scenarios(bool barriers, SeOrganization org = SeOrganization::hie
             for (uint64_t seed = 1; seed <= seeds; ++seed) {
                 SeParams sp = se_params(st, counters);
                 sp.lock_fairness_threshold = seed % 3; // off, 1 and 2 in turn
-                Scenario sc{units, cores, sp, seed * 7919 + st, barriers, org, policy, seed % 2 == 0};
+                Scenario sc{units, cores, sp, seed * 7919 + st, barriers, org, policy, seed % 2 == 0, units_per_group};
                 Checker ck(sc);
                 ck.run();
                 INFO("units=" << units << " cores=" << cores << " st=" << st << " counters=" << counters
-                              << " seed=" << sc.seed << " central_server=" << sc.central_server);
+                              << " seed=" << sc.seed << " central_server=" << sc.central_server
+                              << " units_per_group=" << units_per_group);
                 std::string all;
                 for (const auto& f : ck.failures) all += f + "\n";
                 INFO(all);
@@ -67,6 +73,7 @@ ModeTotals run_scenarios(bool barriers, SeOrganization org = SeOrganization::hie
                 for (const auto& se : ck.m_net.ses) {
                     t.forwarded += se.stats().forwarded_to_server;
                     t.evictions += se.stats().evictions;
+                    t.group_relays += se.stats().group_relays;
                 }
                 for (const auto& mem : ck.m_net.memories) t.memory_writes += mem.writes;
             }
@@ -112,4 +119,20 @@ TEST_CASE("abort overflow: random programs of barriers and locks with a fallback
     CHECK(t.diverted > 0);
     CHECK(t.evictions > 0);
     CHECK(t.memory_writes == 0);
+}
+
+TEST_CASE("three levels: random programs of locks, semaphores and condition variables match the reference",
+          "[se][random][three_level]") {
+    for (const unsigned g : {2u, 3u}) {
+        const ModeTotals t = run_scenarios(false, SeOrganization::hierarchical, OverflowPolicy::integrated, g);
+        CHECK(t.memory_writes > 0); // small STs: group SEs pass requests on, the Master SE overflows
+        CHECK(t.group_relays > 0);
+    }
+}
+
+TEST_CASE("three levels: random programs of barriers and locks match the reference", "[se][random][three_level]") {
+    for (const unsigned g : {2u, 3u}) {
+        const ModeTotals t = run_scenarios(true, SeOrganization::hierarchical, OverflowPolicy::integrated, g);
+        CHECK(t.group_relays > 0); // incl. barrier arrivals passed on and their departures passed back
+    }
 }

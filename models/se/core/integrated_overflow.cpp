@@ -107,7 +107,9 @@ void IntegratedOverflow::serve_from_memory(SeContext& cx, const Message& m, SeRe
 }
 
 void IntegratedOverflow::release_without_entry(SeContext& cx, const Message& m, SeResult& r) {
-    const unsigned master = cx.home(m.addr);
+    // The Master SE, or (three levels) the group SE: one path for everything
+    // this SE sends for the variable keeps it in order.
+    const unsigned up = cx.parent(m.addr);
     ++r.cost.counter_accesses;
     const bool overflowed = cx.counters().value(m.addr) > 0;
     const auto count = [&] {
@@ -122,19 +124,19 @@ void IntegratedOverflow::release_without_entry(SeContext& cx, const Message& m, 
             return;
         }
         count();
-        cx.to_se(master, Opcode::lock_release_overflow, m.addr, 0, m.core, r);
+        cx.to_se(up, Opcode::lock_release_overflow, m.addr, 0, m.core, r);
         break;
     case Opcode::sem_post_local:
         count();
-        cx.to_se(master, overflowed ? Opcode::sem_post_overflow : Opcode::sem_post_global, m.addr, 0, m.core, r);
+        cx.to_se(up, overflowed ? Opcode::sem_post_overflow : Opcode::sem_post_global, m.addr, 0, m.core, r);
         break;
     case Opcode::cond_signal_local:
         count();
-        cx.to_se(master, overflowed ? Opcode::cond_signal_overflow : Opcode::cond_signal_global, m.addr, 0, m.core, r);
+        cx.to_se(up, overflowed ? Opcode::cond_signal_overflow : Opcode::cond_signal_global, m.addr, 0, m.core, r);
         break;
     case Opcode::cond_broad_local:
         count();
-        cx.to_se(master, overflowed ? Opcode::cond_broad_overflow : Opcode::cond_broad_global, m.addr, 0, m.core, r);
+        cx.to_se(up, overflowed ? Opcode::cond_broad_overflow : Opcode::cond_broad_global, m.addr, 0, m.core, r);
         break;
     default: cx.fail(r, m, "unexpected release-type message");
     }

@@ -27,7 +27,7 @@ void LocalSe::handle(const Message& m, SeResult& r) {
         }
         if (!e) {
             if (m.op == Opcode::cond_grant_global) { // registration already withdrawn: pass it on
-                m_cx.to_se(m_cx.home(m.addr), Opcode::cond_signal_global, m.addr, 0, 0, r);
+                m_cx.to_se(m_cx.parent(m.addr), Opcode::cond_signal_global, m.addr, 0, 0, r);
                 return;
             }
             if (m.op == Opcode::cond_broad_global) return; // nobody waits here any more
@@ -89,7 +89,10 @@ void LocalSe::redirect(const Message& m, SeResult& r) {
     if (policy.redirect_counts(m.op)) m_cx.counters().increment(m.addr);
     ++m_cx.stats().overflow_requests;
     r.cost.overflow = true;
-    m_cx.to_se(m_cx.home(m.addr), op, m.addr, m.info, m.core, r);
+    // Three levels: through the group SE, as everything this SE sends for
+    // the variable (one path keeps it in order; a barrier's group aggregate
+    // must count the arrival; docs/protocol.md "Three levels").
+    m_cx.to_se(m_cx.parent(m.addr), op, m.addr, m.info, m.core, r);
     // The lock is released now, or (lock homed apart from the condvar) once
     // the Master SE confirms the registration (cond_registered_overflow).
     if (m.op == Opcode::cond_wait_local && policy.redirect_releases_lock() && !needs_confirmation(m.addr, m.info))
@@ -112,7 +115,7 @@ void LocalSe::dispatch(StEntry& e, const Message& m, SeResult& r) {
 
 void LocalSe::lock(StEntry& e, const Message& m, SeResult& r) {
     VarState& s = e.state;
-    const unsigned master = m_cx.home(m.addr);
+    const unsigned master = m_cx.parent(m.addr); // the Master SE, or the group SE
     const bool held = s.info & kValid;
     switch (m.op) {
     case Opcode::lock_acquire_local:
@@ -181,7 +184,7 @@ void LocalSe::lock(StEntry& e, const Message& m, SeResult& r) {
 void LocalSe::barrier(StEntry& e, const Message& m, SeResult& r) {
     VarState& s = e.state;
     const SeTopology& topo = m_cx.topo();
-    const unsigned master = m_cx.home(m.addr);
+    const unsigned master = m_cx.parent(m.addr); // the Master SE, or the group SE
     const auto depart_all = [&] {
         m_cx.grant_all_local(s, Opcode::barrier_depart_local, m.addr, r);
         m_cx.free_if(e, true, r);
@@ -228,7 +231,7 @@ void LocalSe::sem(StEntry& e, const Message& m, SeResult& r) {
     // directly; otherwise it goes to the Master SE, so an outstanding request
     // always has a local waiter to serve.
     VarState& s = e.state;
-    const unsigned master = m_cx.home(m.addr);
+    const unsigned master = m_cx.parent(m.addr); // the Master SE, or the group SE
     const auto grant_one = [&] { m_cx.grant_next_local(s, Opcode::sem_grant_local, m.addr, r); };
     switch (m.op) {
     case Opcode::sem_wait_local:
@@ -276,7 +279,7 @@ void LocalSe::cond(StEntry& e, const Message& m, SeResult& r) {
     // a signal finds a waiter locally first, otherwise goes to the Master SE,
     // which also takes it as the withdrawal of this SE's registration.
     VarState& s = e.state;
-    const unsigned master = m_cx.home(m.addr);
+    const unsigned master = m_cx.parent(m.addr); // the Master SE, or the group SE
     // A woken core whose lock release still waits for the confirmation gets
     // it now: the wake-up it was protecting has happened.
     const auto release_deferred = [&](unsigned c) {
@@ -363,6 +366,8 @@ void LocalSe::cond(StEntry& e, const Message& m, SeResult& r) {
     m_cx.free_if(e, s.local.none() && !s.pending && s.confirmations_due == 0, r);
 }
 
-bool LocalSe::needs_confirmation(uint64_t cond, uint64_t lock) const { return m_cx.home(lock) != m_cx.home(cond); }
+bool LocalSe::needs_confirmation(uint64_t cond, uint64_t lock) const {
+    return m_cx.topo().confirms_registration(m_cx.unit(), m_cx.home(cond), m_cx.home(lock));
+}
 
 } // namespace syncron

@@ -18,10 +18,12 @@ public:
     /// Serves `m` (validated) for a variable homed at another SE.
     void handle(const Message& m, SeResult& r);
 
+    /// Redirects an own core's request the ST cannot buffer (§4.3 case 2).
+    void redirect(const Message& m, SeResult& r);
+
 private:
     /// Returns false if the reply failed before it counted as overflow.
     bool overflow_reply(const Message& m, SeResult& r);
-    void redirect(const Message& m, SeResult& r);
     void dispatch(StEntry& e, const Message& m, SeResult& r);
     void lock(StEntry& e, const Message& m, SeResult& r);
     void barrier(StEntry& e, const Message& m, SeResult& r);

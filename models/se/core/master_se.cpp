@@ -114,13 +114,13 @@ void MasterSe::reply(const Requester& w, Opcode local_op, Opcode global_op, Opco
 }
 
 void MasterSe::release_all(VarState& s, Opcode local_op, Opcode global_op, Opcode overflow_op, uint64_t addr,
-                           SeResult& r) {
+                           SeResult& r, uint64_t info) {
     m_cx.grant_all_local(s, local_op, addr, r);
     for (unsigned se = 0; se < m_cx.topo().units; ++se) {
-        if (s.global.test(se)) m_cx.to_se(se, global_op, addr, 0, 0, r);
+        if (s.global.test(se)) m_cx.to_se(se, global_op, addr, info, 0, r);
         if (se < s.remote.size())
             for (auto c = s.remote[se].find_first(); c != BitList::npos; c = s.remote[se].find_next(c))
-                m_cx.to_se(se, overflow_op, addr, 0, static_cast<unsigned>(c), r);
+                m_cx.to_se(se, overflow_op, addr, info, static_cast<unsigned>(c), r);
     }
     s.global.reset();
     for (auto& b : s.remote) b.reset();
@@ -196,13 +196,17 @@ void MasterSe::barrier(VarState& s, const Message& m, const Requester& w, SeResu
         return;
     }
     uint64_t weight = 1;
+    // Two-level: one message stands for the whole unit (three levels: from a
+    // group SE, for the whole group).
     if (w.kind == Requester::se && m.info == topo.total_client_cores())
-        weight = topo.client_cores[w.se_id]; // two-level: one message stands for the whole unit
+        weight = topo.aggregate_weight(w.se_id, m_cx.unit());
     enqueue(s, w);
     s.info += weight;
     if (s.info < m.info) return;
+    // Three levels: a departure names the barrier's count, so a group SE that
+    // relays it knows whether it relayed a two-level arrival.
     release_all(s, Opcode::barrier_depart_local, Opcode::barrier_depart_global, Opcode::barrier_departure_overflow,
-                m.addr, r);
+                m.addr, r, topo.three_level() ? m.info : 0);
     s.info = 0;
 }
 
@@ -256,8 +260,9 @@ void MasterSe::cond(VarState& s, const Message& m, const Requester& w, SeResult&
         s.info = m.info;
         if (w.kind == Requester::own) {
             m_cx.release_lock_for(m.info, w.core, r);
-        } else if (m_cx.home(m.info) != m_cx.unit()) {
-            // The lock is homed elsewhere: a signal that follows its release
+        } else if (m_cx.topo().confirms_registration(w.se_id, m_cx.unit(), m_cx.home(m.info))) {
+            // The lock is homed elsewhere (or, three levels, the registration
+            // came through a group SE): a signal that follows its release
             // could reach this SE before a registration still in flight, so
             // the registering SE releases only on this confirmation (FIFO
             // back to it: after anything sent to it before).

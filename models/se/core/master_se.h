@@ -33,25 +33,29 @@ public:
     static bool idle(const VarState& s);
     static bool any_waiter(const VarState& s);
 
+    // The waiting lists of own cores, SEs and cores of overflowed SEs; a
+    // group SE (GroupSe) keeps its group's the same way.
+    /// Wakes every waiter: own cores (`local_op`), SEs as a whole
+    /// (`global_op`), cores of overflowed SEs (`overflow_op`); empties the lists.
+    void release_all(VarState& s, Opcode local_op, Opcode global_op, Opcode overflow_op, uint64_t addr, SeResult& r,
+                     uint64_t info = 0);
+    void reply(const Requester& w, Opcode local_op, Opcode global_op, Opcode overflow_op, uint64_t addr, SeResult& r);
+    bool pick_next(VarState& s, Requester& out, bool others_first = false) const;
+    static bool waiting(const VarState& s, const Requester& w);
+    /// The unit of a requester (lock fairness statistics).
+    unsigned unit_of(const Requester& w) const;
+    static void enqueue(VarState& s, const Requester& w);
+    static void dequeue(VarState& s, const Requester& w);
+
 private:
     void lock(VarState& s, const Message& m, const Requester& w, SeResult& r);
     void barrier(VarState& s, const Message& m, const Requester& w, SeResult& r);
     void sem(VarState& s, const Message& m, const Requester& w, SeResult& r);
     void cond(VarState& s, const Message& m, const Requester& w, SeResult& r);
 
-    /// Wakes every waiter: own cores (`local_op`), SEs as a whole
-    /// (`global_op`), cores of overflowed SEs (`overflow_op`); empties the lists.
-    void release_all(VarState& s, Opcode local_op, Opcode global_op, Opcode overflow_op, uint64_t addr, SeResult& r);
-    void reply(const Requester& w, Opcode local_op, Opcode global_op, Opcode overflow_op, uint64_t addr, SeResult& r);
-    bool pick_next(VarState& s, Requester& out, bool others_first = false) const;
     bool pick_other_se(VarState& s, Requester& out) const;
-    static bool waiting(const VarState& s, const Requester& w);
     /// Another unit (an SE, or a core of an overflowed SE) waits for the variable.
     static bool others_wait(const VarState& s);
-    /// The unit of a requester (lock fairness statistics).
-    unsigned unit_of(const Requester& w) const;
-    static void enqueue(VarState& s, const Requester& w);
-    static void dequeue(VarState& s, const Requester& w);
 
     SeContext& m_cx;
 };

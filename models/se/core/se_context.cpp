@@ -20,6 +20,12 @@ SeTopology checked(SeTopology t, const SeParams& params, const SeOrganizationIF*
     if (t.overflow == OverflowPolicy::abort && t.organization == SeOrganization::flat)
         throw std::invalid_argument(
             "SeCore: the abort overflow policy is defined for the hierarchical organization only");
+    if (t.three_level() && (t.organization != SeOrganization::hierarchical || t.overflow != OverflowPolicy::integrated))
+        throw std::invalid_argument(
+            "SeCore: three levels (units_per_group) are defined for the hierarchical organization with the "
+            "integrated overflow policy only");
+    if (t.units_per_group && (t.units_per_group < 2 || t.units % t.units_per_group))
+        throw std::invalid_argument("SeCore: units_per_group must be 0 or a divisor of units of at least 2");
     if (t.overflow == OverflowPolicy::abort && !t.fallback_server)
         throw std::invalid_argument("SeCore: the abort overflow policy needs a fallback_server function");
     return t;
@@ -54,9 +60,15 @@ void SeContext::to_core(unsigned core, Opcode op, uint64_t addr, uint64_t info, 
 }
 
 void SeContext::to_se(unsigned se, Opcode op, uint64_t addr, uint64_t info, unsigned core, SeResult& r) {
-    const bool towards_master = home(addr) == se;
-    emit(Outgoing::Dest::se, se,
-         {addr, op, static_cast<uint16_t>(core), static_cast<uint16_t>(towards_master ? m_unit : se), info}, r);
+    const unsigned master = home(addr);
+    const bool upwards = se == master || se == parent(addr);
+    unsigned via = se;
+    const bool departure = op == Opcode::barrier_depart_global || op == Opcode::barrier_departure_overflow;
+    if (departure && master == m_unit && m_topo.three_level() && !m_topo.same_group(se, master) &&
+        !m_topo.is_group_se(se, master))
+        via = m_topo.group_se(se, master);
+    emit(Outgoing::Dest::se, via,
+         {addr, op, static_cast<uint16_t>(core), static_cast<uint16_t>(upwards ? m_unit : se), info}, r);
 }
 
 void SeContext::fail(SeResult& r, const Message& m, const std::string& why) {

@@ -56,10 +56,18 @@ public:
     const SeCoreStats& stats() const { return m_stats; }
     unsigned home(uint64_t addr) const { return m_topo.home_unit(addr); }
     bool is_master_of(uint64_t addr) const { return home(addr) == m_unit; }
+    /// Where this SE sends its global-level requests for `addr`: the Master
+    /// SE, or (three levels) its group SE.
+    unsigned parent(uint64_t addr) const { return m_topo.parent(m_unit, home(addr)); }
+    /// This SE is the group SE of its group for `addr` (three levels).
+    bool is_group_se_for(uint64_t addr) const { return m_topo.is_group_se(m_unit, home(addr)); }
 
     // The outbox.
     void to_core(unsigned core, Opcode op, uint64_t addr, uint64_t info, SeResult& r);
-    /// Requests towards the Master SE carry this SE's ID, replies the target's.
+    /// Requests towards the Master SE or the group SE carry this SE's ID,
+    /// replies the target's. Three levels: the Master SE's barrier departures
+    /// for an SE of another group travel through that group's SE, which
+    /// relayed its arrival (docs/protocol.md "Three levels").
     void to_se(unsigned se, Opcode op, uint64_t addr, uint64_t info, unsigned core, SeResult& r);
     /// Sends `m` as it is (a relayed release, a forward to a server).
     void emit(Outgoing::Dest dest, unsigned id, const Message& m, SeResult& r);

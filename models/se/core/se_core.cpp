@@ -1,5 +1,6 @@
 #include "models/se/core/se_core.h"
 
+#include "models/se/core/group_se.h"
 #include "models/se/core/info_fields.h"
 #include "models/se/core/local_se.h"
 #include "models/se/core/rmw_alu.h"
@@ -52,6 +53,8 @@ void SeCore::process(const Message& m, SeResult& r) {
     }
     if (m_cx.is_master_of(m.addr))
         m_cx.overflow().master(m_cx, m, r);
+    else if (m_cx.is_group_se_for(m.addr))
+        GroupSe(m_cx).handle(m, r);
     else
         LocalSe(m_cx).handle(m, r);
 }
@@ -90,9 +93,10 @@ bool SeCore::snapshot(uint64_t addr, Primitive kind, const std::vector<uint8_t>*
     case Primitive::lock:
         out.lock_held = s->info & kValid;
         if (out.lock_held) {
-            // A local SE stores its own core; the Master SE the global owner
-            // (the organization says which core an own-core ID names).
-            const unsigned se = master ? unsigned((s->info >> 16) & 0xffff) : unit();
+            // A local SE stores its own core; the Master SE and a group SE
+            // the owner (the organization says which core an own-core ID names).
+            const bool owner_coded = master || m_cx.is_group_se_for(addr);
+            const unsigned se = owner_coded ? unsigned((s->info >> 16) & 0xffff) : unit();
             const CoreRef owner = organization().core(unsigned(s->info & 0xffff), se);
             out.owner_se = owner.unit;
             out.owner_core = owner.local;

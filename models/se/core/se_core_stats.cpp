@@ -14,6 +14,7 @@ void SeCore::report_stats(const StatContext&, nlohmann::json& out) const {
     out["indexing_counters_in_use"] = counters().in_use();
     // Only with the rmw extension in use, so other runs' statistics stay as they were.
     if (stats().rmw_executed) out["rmw_executed"] = stats().rmw_executed;
+    if (topology().three_level()) out["group_relays"] = stats().group_relays;
 }
 
 } // namespace syncron

@@ -65,7 +65,9 @@ std::string SeValidator::hierarchical(const Message& m, unsigned home) const {
     case Opcode::rmw_cas_global:
     case Opcode::rmw_min_global:
     case Opcode::rmw_max_global:
-        if (!master) return std::string(to_string(m.op)) + " must be sent to the Master SE" + where();
+        if (!master && !from_member(m, home))
+            return std::string(to_string(m.op)) + " must be sent to the Master SE" +
+                   (topo.three_level() ? std::string(" or its group SE") : std::string()) + where();
         if (m.se == unit) return std::string(to_string(m.op)) + " from the Master SE to itself" + where();
         break;
     // replies that only a non-Master SE receives
@@ -84,15 +86,35 @@ std::string SeValidator::hierarchical(const Message& m, unsigned home) const {
     case Opcode::cond_registered_overflow:
     case Opcode::rmw_reply_global:
         if (master) return std::string(to_string(m.op)) + " is sent by the Master SE, not to it" + where();
-        if (m.se != unit) return std::string(to_string(m.op)) + " addressed to SE " + std::to_string(m.se) + where();
+        if (m.se != unit && !departure_for_member(m, home))
+            return std::string(to_string(m.op)) + " addressed to SE " + std::to_string(m.se) + where();
         break;
-    case Opcode::cond_broad_global: // request towards the Master SE, wake-all away from it
+    case Opcode::cond_broad_global: // request towards the Master SE (or group SE), wake-all away from it
         if (master && m.se == unit) return "cond_broad_global from the Master SE to itself" + where();
-        if (!master && m.se != unit) return "cond_broad_global addressed to SE " + std::to_string(m.se) + where();
+        if (!master && m.se != unit && !from_member(m, home))
+            return "cond_broad_global addressed to SE " + std::to_string(m.se) + where();
         break;
     default: break;
     }
     return {};
+}
+
+bool SeValidator::from_member(const Message& m, unsigned home) const {
+    // Three levels: a group SE serves its group's SEs' global requests and
+    // passes on (or, barrier arrivals, counts) their cores' overflow
+    // requests (docs/protocol.md "Three levels").
+    const SeTopology& topo = m_cx.topo();
+    const unsigned unit = m_cx.unit();
+    const Level lv = level_of(m.op);
+    const bool request = (lv == Level::global && !is_rmw(m.op)) || lv == Level::overflow;
+    return request && topo.is_group_se(unit, home) && m.se != unit && topo.same_group(m.se, unit);
+}
+
+bool SeValidator::departure_for_member(const Message& m, unsigned home) const {
+    const SeTopology& topo = m_cx.topo();
+    const unsigned unit = m_cx.unit();
+    const bool departure = m.op == Opcode::barrier_depart_global || m.op == Opcode::barrier_departure_overflow;
+    return departure && topo.is_group_se(unit, home) && m.se != unit && topo.same_group(m.se, unit);
 }
 
 std::string SeValidator::flat(const Message& m, unsigned home) const {

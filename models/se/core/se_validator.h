@@ -26,6 +26,11 @@ public:
     std::string flat(const Message& m, unsigned home) const;
 
 private:
+    /// Three levels: `m` is a member SE's request at its group SE.
+    bool from_member(const Message& m, unsigned home) const;
+    /// Three levels: `m` is a barrier departure a group SE passes to a member.
+    bool departure_for_member(const Message& m, unsigned home) const;
+
     const SeContext& m_cx;
 };
 

@@ -36,6 +36,9 @@ struct VarState {
     /// the own cores whose lock release waits for that confirmation.
     uint16_t confirmations_due = 0;
     BitList deferred_release;
+    /// Group SE, condvar: confirmations owed to member SEs, sent once its
+    /// own registration is confirmed (per SE; empty until needed).
+    std::vector<uint16_t> confirmations_owed;
     uint16_t rr_local = 0;  ///< round-robin position in `local`
     uint16_t rr_global = 0; ///< round-robin position over SEs
     /// Lock fairness (paper §6 future work): consecutive grants to this SE's
@@ -60,6 +63,7 @@ struct VarState {
         confirmations_due = 0;
         deferred_release.resize(cores);
         deferred_release.reset();
+        confirmations_owed.clear();
         rr_local = rr_global = 0;
         local_grants = 0;
     }
