@@ -109,6 +109,18 @@ TEST_CASE("config: a changed value round-trips", "[config]") {
     CHECK(q.workload.seed == 0xffffffffffffffffull);
 }
 
+TEST_CASE("config: platform.units_per_group is written only when set and read back", "[config]") {
+    SimParams p;
+    CHECK_FALSE(to_json(p)["platform"].contains("units_per_group")); // two levels: statistics as they were
+    p.platform.units_per_group = 2;
+    const json j = to_json(p);
+    CHECK(j["platform"]["units_per_group"] == 2);
+    CHECK(from_json(j).platform.units_per_group == 2);
+    json cfg = json::object();
+    apply_set(cfg, "platform.units_per_group=2");
+    CHECK(from_json(cfg).platform.units_per_group == 2);
+}
+
 TEST_CASE("config: workload.use_se_atomics is written only when set and refused where nothing takes it", "[config]") {
     SimParams p;
     CHECK_FALSE(to_json(p)["workload"].contains("use_se_atomics")); // statistics of other runs stay as they were
