@@ -86,18 +86,11 @@ void GroupSe::cond(StEntry& e, const Message& m, const Requester& w, SeResult& r
         return;
     }
     case Opcode::cond_registered_global:
-        if (s.confirmations_due == 0) {
-            m_cx.fail(r, m, "cond_registered_global without an unconfirmed registration");
-            return;
-        }
-        if (--s.confirmations_due == 0) {
-            for (auto c = s.deferred_release.find_first(); c != BitList::npos; c = s.deferred_release.find_next(c))
-                m_cx.release_lock_for(s.info, static_cast<unsigned>(c), r);
-            s.deferred_release.reset();
+        if (!m_cx.take_confirmation(s, m, r)) return;
+        if (s.confirmations_due == 0) // the members' too, now that this SE's counts at the Master SE
             for (unsigned se = 0; se < s.confirmations_owed.size(); ++se)
                 for (; s.confirmations_owed[se] > 0; --s.confirmations_owed[se])
                     m_cx.to_se(se, Opcode::cond_registered_global, m.addr, s.info, 0, r);
-        }
         break;
     case Opcode::cond_signal_local: pass_signal_on(); break;
     case Opcode::cond_signal_global: // a member withdraws, and unless only that, passes the signal on

@@ -318,17 +318,7 @@ void LocalSe::cond(StEntry& e, const Message& m, SeResult& r) {
         return;
     }
     case Opcode::cond_registered_global:
-        if (s.confirmations_due == 0) {
-            m_cx.fail(r, m, "cond_registered_global without an unconfirmed registration");
-            return;
-        }
-        // FIFO from the Master SE: confirmations come in registration order,
-        // and the last one covers every deferred release.
-        if (--s.confirmations_due == 0) {
-            for (auto c = s.deferred_release.find_first(); c != BitList::npos; c = s.deferred_release.find_next(c))
-                m_cx.release_lock_for(s.info, static_cast<unsigned>(c), r);
-            s.deferred_release.reset();
-        }
+        if (!m_cx.take_confirmation(s, m, r)) return;
         break;
     case Opcode::cond_signal_local:
         if (s.local.any()) {

@@ -119,6 +119,19 @@ void SeContext::grant_all_local(VarState& s, Opcode op, uint64_t addr, SeResult&
     s.local.reset();
 }
 
+bool SeContext::take_confirmation(VarState& s, const Message& m, SeResult& r) {
+    if (s.confirmations_due == 0) {
+        fail(r, m, "cond_registered_global without an unconfirmed registration");
+        return false;
+    }
+    if (--s.confirmations_due == 0) {
+        for (auto c = s.deferred_release.find_first(); c != BitList::npos; c = s.deferred_release.find_next(c))
+            release_lock_for(s.info, static_cast<unsigned>(c), r);
+        s.deferred_release.reset();
+    }
+    return true;
+}
+
 void SeContext::free_if(StEntry& e, bool idle, SeResult& r) {
     if (!idle) return;
     m_st.release(e);

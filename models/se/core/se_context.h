@@ -86,6 +86,11 @@ public:
     /// Sends `op` to every waiting own core and empties the list.
     void grant_all_local(VarState& s, Opcode op, uint64_t addr, SeResult& r);
     void free_if(StEntry& e, bool idle, SeResult& r);
+    /// Counts off a cond_registered_global for `s`; at the last one due,
+    /// releases the own cores' locks deferred behind the registration
+    /// (FIFO from the Master SE: the last confirmation covers them all).
+    /// False if none was due (`m` rejected).
+    bool take_confirmation(VarState& s, const Message& m, SeResult& r);
 
 private:
     unsigned m_unit;
