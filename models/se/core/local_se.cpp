@@ -115,7 +115,7 @@ void LocalSe::dispatch(StEntry& e, const Message& m, SeResult& r) {
 
 void LocalSe::lock(StEntry& e, const Message& m, SeResult& r) {
     VarState& s = e.state;
-    const unsigned master = m_cx.parent(m.addr); // the Master SE, or the group SE
+    const unsigned up = m_cx.parent(m.addr); // the Master SE, or the group SE
     const bool held = s.info & kValid;
     switch (m.op) {
     case Opcode::lock_acquire_local:
@@ -126,7 +126,7 @@ void LocalSe::lock(StEntry& e, const Message& m, SeResult& r) {
         s.local.set(m.core);
         if (!held && !s.pending) { // first local request: one aggregated global request
             s.pending = true;
-            m_cx.to_se(master, Opcode::lock_acquire_global, m.addr, 0, 0, r);
+            m_cx.to_se(up, Opcode::lock_acquire_global, m.addr, 0, 0, r);
         }
         return;
     case Opcode::lock_grant_global: {
@@ -137,7 +137,7 @@ void LocalSe::lock(StEntry& e, const Message& m, SeResult& r) {
         s.pending = false;
         const unsigned c = m_cx.grant_next_local(s, Opcode::lock_grant_local, m.addr, r);
         if (c == kNone) { // cannot happen: waiters only leave through grants
-            m_cx.to_se(master, Opcode::lock_release_global, m.addr, 0, 0, r);
+            m_cx.to_se(up, Opcode::lock_release_global, m.addr, 0, 0, r);
             m_cx.free_if(e, true, r);
             return;
         }
@@ -168,10 +168,10 @@ void LocalSe::lock(StEntry& e, const Message& m, SeResult& r) {
         }
         s.info = 0; // no local waiter left (or yielding): one aggregated release
         s.local_grants = 0;
-        m_cx.to_se(master, Opcode::lock_release_global, m.addr, 0, 0, r);
+        m_cx.to_se(up, Opcode::lock_release_global, m.addr, 0, 0, r);
         if (s.local.any()) { // yielded: queue again behind the other SEs
             s.pending = true;
-            m_cx.to_se(master, Opcode::lock_acquire_global, m.addr, 0, 0, r);
+            m_cx.to_se(up, Opcode::lock_acquire_global, m.addr, 0, 0, r);
             return;
         }
         m_cx.free_if(e, true, r);
@@ -184,7 +184,7 @@ void LocalSe::lock(StEntry& e, const Message& m, SeResult& r) {
 void LocalSe::barrier(StEntry& e, const Message& m, SeResult& r) {
     VarState& s = e.state;
     const SeTopology& topo = m_cx.topo();
-    const unsigned master = m_cx.parent(m.addr); // the Master SE, or the group SE
+    const unsigned up = m_cx.parent(m.addr); // the Master SE, or the group SE
     const auto depart_all = [&] {
         m_cx.grant_all_local(s, Opcode::barrier_depart_local, m.addr, r);
         m_cx.free_if(e, true, r);
@@ -209,7 +209,7 @@ void LocalSe::barrier(StEntry& e, const Message& m, SeResult& r) {
         ++s.info;
         const bool two_level = m.info == topo.total_client_cores();
         if (!two_level) { // one-level rule: forward every arrival to the Master SE
-            m_cx.to_se(master, Opcode::barrier_wait_global, m.addr, m.info, 0, r);
+            m_cx.to_se(up, Opcode::barrier_wait_global, m.addr, m.info, 0, r);
             return;
         }
         const unsigned mine = topo.client_cores[m_cx.unit()];
@@ -217,7 +217,7 @@ void LocalSe::barrier(StEntry& e, const Message& m, SeResult& r) {
             m_cx.fail(r, m, "more arrivals than client cores in this unit");
             return;
         }
-        if (s.info == mine) m_cx.to_se(master, Opcode::barrier_wait_global, m.addr, m.info, 0, r);
+        if (s.info == mine) m_cx.to_se(up, Opcode::barrier_wait_global, m.addr, m.info, 0, r);
         return;
     }
     case Opcode::barrier_depart_global: depart_all(); return;
@@ -231,7 +231,7 @@ void LocalSe::sem(StEntry& e, const Message& m, SeResult& r) {
     // directly; otherwise it goes to the Master SE, so an outstanding request
     // always has a local waiter to serve.
     VarState& s = e.state;
-    const unsigned master = m_cx.parent(m.addr); // the Master SE, or the group SE
+    const unsigned up = m_cx.parent(m.addr); // the Master SE, or the group SE
     const auto grant_one = [&] { m_cx.grant_next_local(s, Opcode::sem_grant_local, m.addr, r); };
     switch (m.op) {
     case Opcode::sem_wait_local:
@@ -243,14 +243,14 @@ void LocalSe::sem(StEntry& e, const Message& m, SeResult& r) {
         s.info = m.info; // initial resources, repeated in every global request
         if (!s.pending) {
             s.pending = true;
-            m_cx.to_se(master, Opcode::sem_wait_global, m.addr, s.info, 0, r);
+            m_cx.to_se(up, Opcode::sem_wait_global, m.addr, s.info, 0, r);
         }
         return;
     case Opcode::sem_post_local:
         if (s.local.count() >= 2)
             grant_one();
         else
-            m_cx.to_se(master, Opcode::sem_post_global, m.addr, 0, 0, r);
+            m_cx.to_se(up, Opcode::sem_post_global, m.addr, 0, 0, r);
         m_cx.free_if(e, s.local.none() && !s.pending, r);
         return;
     case Opcode::sem_grant_global:
@@ -263,10 +263,10 @@ void LocalSe::sem(StEntry& e, const Message& m, SeResult& r) {
             grant_one();
             if (s.local.any()) {
                 s.pending = true;
-                m_cx.to_se(master, Opcode::sem_wait_global, m.addr, s.info, 0, r);
+                m_cx.to_se(up, Opcode::sem_wait_global, m.addr, s.info, 0, r);
             }
         } else {
-            m_cx.to_se(master, Opcode::sem_post_global, m.addr, 0, 0, r); // give the resource back
+            m_cx.to_se(up, Opcode::sem_post_global, m.addr, 0, 0, r); // give the resource back
         }
         m_cx.free_if(e, s.local.none() && !s.pending, r);
         return;
@@ -279,7 +279,7 @@ void LocalSe::cond(StEntry& e, const Message& m, SeResult& r) {
     // a signal finds a waiter locally first, otherwise goes to the Master SE,
     // which also takes it as the withdrawal of this SE's registration.
     VarState& s = e.state;
-    const unsigned master = m_cx.parent(m.addr); // the Master SE, or the group SE
+    const unsigned up = m_cx.parent(m.addr); // the Master SE, or the group SE
     // A woken core whose lock release still waits for the confirmation gets
     // it now: the wake-up it was protecting has happened.
     const auto release_deferred = [&](unsigned c) {
@@ -309,7 +309,7 @@ void LocalSe::cond(StEntry& e, const Message& m, SeResult& r) {
         if (!s.pending) {
             s.pending = true;
             if (confirm) ++s.confirmations_due;
-            m_cx.to_se(master, Opcode::cond_wait_global, m.addr, m.info, 0, r);
+            m_cx.to_se(up, Opcode::cond_wait_global, m.addr, m.info, 0, r);
         }
         if (confirm && s.confirmations_due > 0)
             s.deferred_release.set(m.core);
@@ -325,20 +325,20 @@ void LocalSe::cond(StEntry& e, const Message& m, SeResult& r) {
             wake_one();
         } else {
             s.pending = false;
-            m_cx.to_se(master, Opcode::cond_signal_global, m.addr, 0, 0, r);
+            m_cx.to_se(up, Opcode::cond_signal_global, m.addr, 0, 0, r);
         }
         break;
     case Opcode::cond_broad_local:
         wake_all();
         s.pending = false;
-        m_cx.to_se(master, Opcode::cond_broad_global, m.addr, 0, 0, r);
+        m_cx.to_se(up, Opcode::cond_broad_global, m.addr, 0, 0, r);
         break;
     case Opcode::cond_grant_global:
         if (s.local.any()) {
             wake_one();
         } else { // nobody left here: withdraw and let the Master SE pick another
             s.pending = false;
-            m_cx.to_se(master, Opcode::cond_signal_global, m.addr, 0, 0, r);
+            m_cx.to_se(up, Opcode::cond_signal_global, m.addr, 0, 0, r);
         }
         break;
     case Opcode::cond_broad_global:
@@ -351,7 +351,7 @@ void LocalSe::cond(StEntry& e, const Message& m, SeResult& r) {
         // The last local waiter was woken here: withdraw the registration
         // without signalling anyone else.
         s.pending = false;
-        m_cx.to_se(master, Opcode::cond_signal_global, m.addr, kCondWithdraw, 0, r);
+        m_cx.to_se(up, Opcode::cond_signal_global, m.addr, kCondWithdraw, 0, r);
     }
     m_cx.free_if(e, s.local.none() && !s.pending && s.confirmations_due == 0, r);
 }
