@@ -140,4 +140,24 @@ std::optional<Message> AtCoreBus::await_reply(const sc_core::sc_time& issued) {
     return slot.take(sc_core::sc_time_stamp(), issued);
 }
 
+PipelineCharge AtCoreBus::take_pipeline(CorePipeline& pipeline, unsigned ctx, bool /*work*/) {
+    const sc_core::sc_time want = local_time();
+    auto turn = pipeline.take(ctx, want);
+    if (!turn) {
+        // Held by a context waiting inside its operation: handed on at its
+        // release, in the order the contexts asked.
+        wait_keeping_time(pipeline.handed(ctx));
+        turn = pipeline.handed_turn(ctx);
+    }
+    const sc_core::sc_time now = local_time();
+    if (turn->start > now) m_qk.inc(turn->start - now);
+    return {want, turn->start > want ? turn->start - want : sc_core::SC_ZERO_TIME, turn->switched};
+}
+
+PipelineCharge AtCoreBus::release_pipeline(CorePipeline& pipeline, unsigned ctx, bool /*work*/,
+                                           const sc_core::sc_time& begin) {
+    pipeline.release(ctx, local_time());
+    return {begin, sc_core::SC_ZERO_TIME, false};
+}
+
 } // namespace syncron

@@ -20,6 +20,9 @@ public:
     void timed(const BusAccess& a) override;
     bool send(uint64_t dest, const Message& m, uint8_t* wire, bool sync) override;
     std::optional<Message> await_reply(const sc_core::sc_time& issued) override;
+    PipelineCharge take_pipeline(CorePipeline& pipeline, unsigned ctx, bool work) override;
+    PipelineCharge release_pipeline(CorePipeline& pipeline, unsigned ctx, bool work,
+                                    const sc_core::sc_time& begin) override;
     void abandon_sync() override;
     tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase,
                                        sc_core::sc_time& delay) override {

@@ -15,6 +15,7 @@
 #include <tlm>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
+#include "models/core/core_pipeline.h"
 #include "models/core/core_state.h"
 #include "models/core/reply_slot.h"
 #include "models/protocol/endpoint.h"
@@ -38,6 +39,13 @@ struct BusAccess {
     unsigned len;
     AtomicExtension* atomic = nullptr;
     CoherenceExtension* coherence = nullptr;
+};
+
+/// What a context's use of a shared pipeline cost it (CorePipeline).
+struct PipelineCharge {
+    sc_core::sc_time begin;  ///< the context's time when its use began
+    sc_core::sc_time waited; ///< how much later its turn started (switch included)
+    bool switched = false;   ///< the pipeline came from another context
 };
 
 /// What a bus knows of its core.
@@ -85,6 +93,14 @@ public:
     virtual std::optional<Message> await_reply(const sc_core::sc_time& issued) = 0;
     /// A rejected req_sync: no reply will come.
     virtual void abandon_sync() { m_owner.replies.abandon(); }
+    /// Context `ctx` takes the core's shared pipeline for a compute run or a
+    /// memory access (`work`) or a message's issue (ndp_core.md,
+    /// "Multi-threaded cores"). AT holds it until release_pipeline(); LT
+    /// books an issue's cycle at once and work, whose length it knows only
+    /// then, at its release.
+    virtual PipelineCharge take_pipeline(CorePipeline& pipeline, unsigned ctx, bool work) = 0;
+    virtual PipelineCharge release_pipeline(CorePipeline& pipeline, unsigned ctx, bool work,
+                                            const sc_core::sc_time& begin) = 0;
     /// The socket's backward path (AT only).
     virtual tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& phase,
                                                sc_core::sc_time& delay);

@@ -68,4 +68,25 @@ std::optional<Message> LtCoreBus::await_reply(const sc_core::sc_time& issued) {
     return reply_if_arrived(issued);
 }
 
+PipelineCharge LtCoreBus::take_pipeline(CorePipeline& pipeline, unsigned ctx, bool work) {
+    const sc_core::sc_time want = local_time();
+    if (work) return {want, sc_core::SC_ZERO_TIME, false}; // booked at its release, when its length is known
+    // A message leaves once the pipeline has its issue cycle.
+    return charge(pipeline.book(ctx, want, m_owner.cycle), want);
+}
+
+PipelineCharge LtCoreBus::release_pipeline(CorePipeline& pipeline, unsigned ctx, bool work,
+                                           const sc_core::sc_time& begin) {
+    if (!work) return {begin, sc_core::SC_ZERO_TIME, false};
+    // The operation took [begin, now) in this context's time; it starts where
+    // the calendar has room for it, and everything after moves with it.
+    return charge(pipeline.book(ctx, begin, local_time() - begin), begin);
+}
+
+PipelineCharge LtCoreBus::charge(const CorePipeline::Turn& turn, const sc_core::sc_time& wanted) {
+    if (turn.start <= wanted) return {wanted, sc_core::SC_ZERO_TIME, turn.switched};
+    m_qk.inc(turn.start - wanted);
+    return {wanted, turn.start - wanted, turn.switched};
+}
+
 } // namespace syncron

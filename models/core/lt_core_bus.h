@@ -18,10 +18,16 @@ public:
     void timed(const BusAccess& a) override;
     bool send(uint64_t dest, const Message& m, uint8_t* wire, bool sync) override;
     std::optional<Message> await_reply(const sc_core::sc_time& issued) override;
+    PipelineCharge take_pipeline(CorePipeline& pipeline, unsigned ctx, bool work) override;
+    PipelineCharge release_pipeline(CorePipeline& pipeline, unsigned ctx, bool work,
+                                    const sc_core::sc_time& begin) override;
     /// Accesses and messages go this way where it covers them (not owned; null: the socket only).
     void set_direct(LtDirectPath* path) { m_direct = path; }
 
 private:
+    /// The core's time moves by how much later than `wanted` its turn starts.
+    PipelineCharge charge(const CorePipeline::Turn& turn, const sc_core::sc_time& wanted);
+
     tlm::tlm_generic_payload m_trans; ///< reused by every access: no allocation per access
     LtDirectPath* m_direct = nullptr;
 };

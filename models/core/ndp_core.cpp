@@ -54,7 +54,6 @@ void NdpCore::set_program(std::function<void(CoreApi&)> program) { m_program = s
 
 void NdpCore::set_timing(Timing timing) {
     if (sc_core::sc_start_of_simulation_invoked()) return before_start(*this, "set_timing");
-    m_timing = timing;
     m_bus = timing == Timing::at ? static_cast<CoreBus*>(&m_at_bus) : &m_lt_bus;
     m_l1.set_bus(*m_bus);
 }
@@ -89,45 +88,17 @@ void NdpCore::set_pipeline(CorePipeline* pipeline, unsigned context) {
 
 sc_core::sc_time NdpCore::take_pipeline(bool work) {
     if (!m_pipeline || m_pipeline_depth++ > 0) return sc_core::SC_ZERO_TIME;
-    const sc_core::sc_time want = local_time();
-    if (m_timing == Timing::lt) {
-        if (work) return want; // booked at the end, when its length is known
-        // A message leaves once the pipeline has its issue cycle.
-        note_turn(m_pipeline->book(m_context, want, m_cycle), want);
-        return want;
-    }
-    auto turn = m_pipeline->take(m_context, want);
-    if (!turn) {
-        // Held by a context waiting inside its operation: handed on at its
-        // release, in the order the contexts asked.
-        m_bus->wait_keeping_time(m_pipeline->handed(m_context));
-        turn = m_pipeline->handed_turn(m_context);
-    }
-    const sc_core::sc_time now = local_time();
-    if (turn->start > now) m_bus->advance(turn->start - now);
-    m_stats.pipeline_wait += turn->start > want ? turn->start - want : sc_core::SC_ZERO_TIME;
-    m_stats.context_switches += turn->switched;
-    return want;
+    const PipelineCharge c = m_bus->take_pipeline(*m_pipeline, m_context, work);
+    m_stats.pipeline_wait += c.waited;
+    m_stats.context_switches += c.switched;
+    return c.begin;
 }
 
 void NdpCore::release_pipeline(bool work, const sc_core::sc_time& begin) {
     if (!m_pipeline || --m_pipeline_depth > 0) return;
-    if (m_timing == Timing::at) {
-        m_pipeline->release(m_context, local_time());
-        return;
-    }
-    if (!work) return;
-    // LT: the operation took [begin, now) in this context's time; it starts
-    // where the calendar has room for it, and everything after moves with it.
-    note_turn(m_pipeline->book(m_context, begin, local_time() - begin), begin);
-}
-
-void NdpCore::note_turn(const CorePipeline::Turn& turn, const sc_core::sc_time& wanted) {
-    if (turn.start > wanted) {
-        m_bus->advance(turn.start - wanted);
-        m_stats.pipeline_wait += turn.start - wanted;
-    }
-    m_stats.context_switches += turn.switched;
+    const PipelineCharge c = m_bus->release_pipeline(*m_pipeline, m_context, work, begin);
+    m_stats.pipeline_wait += c.waited;
+    m_stats.context_switches += c.switched;
 }
 
 void NdpCore::set_sync_client(SyncClient* client) {

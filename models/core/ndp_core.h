@@ -67,7 +67,7 @@ public:
     /// Timing::lt (default) or Timing::at: picks the bus; call before
     /// sc_start (an error afterwards). The mailbox answers both styles either way.
     void set_timing(Timing timing);
-    Timing timing() const { return m_timing; }
+    Timing timing() const { return m_bus == &m_at_bus ? Timing::at : Timing::lt; }
     /// The AT path's payloads; in_use() == 0 once nothing is in flight.
     const PayloadPool& payload_pool() const { return m_at_bus.pool(); }
 
@@ -190,8 +190,6 @@ private:
     /// The core's time when its use began.
     sc_core::sc_time take_pipeline(bool work);
     void release_pipeline(bool work, const sc_core::sc_time& begin);
-    /// LT: the core's time moves by how much later than `wanted` its turn starts.
-    void note_turn(const CorePipeline::Turn& turn, const sc_core::sc_time& wanted);
 
     // ---- Mailbox (target): replies, probes and server messages, in either style.
     void mailbox_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -234,7 +232,6 @@ private:
     /// traffic (traffic_class.h).
     SyncTrafficExtension m_sync_tag;
 
-    Timing m_timing = Timing::lt;
     LtCoreBus m_lt_bus;
     AtCoreBus m_at_bus;
     CoreBus* m_bus; ///< the one set_timing chose
