@@ -186,6 +186,7 @@ void NdpPlatform::build() {
         }
         unit->se = std::make_unique<SeModule>((prefix + "_se").c_str(), u, m_params.se, topo, m_map);
         unit->se->set_timing(p.timing);
+        unit->se->set_upstream_queue(m_params.xbar.queue_depth);
         connect(unit->xbar->out, unit->se->in, prefix + "_se_in");
         connect(unit->se->to_cores, unit->xbar->in, prefix + "_se_to_cores");
         connect(unit->se->to_ses, unit->xbar->in, prefix + "_se_to_ses");

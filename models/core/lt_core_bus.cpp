@@ -44,8 +44,11 @@ bool LtCoreBus::send(uint64_t dest, const Message& m, uint8_t* wire, bool sync) 
     }
     // A req_sync request waits for its reply anyway; a posted message
     // (req_async, a server's reply) costs the core its issue cycle only, as
-    // in AT, where the core goes on once the crossbar has taken the request.
-    m_qk.set(sync ? delay : issued + m_owner.cycle);
+    // in AT, where the core goes on once the crossbar has taken the request
+    // (later when the SE's input was full: ext.held).
+    m_qk.set(sync ? delay : issued + m_owner.cycle + ext.held);
+    m_held = ext.held;
+    m_held_from = kernel_time() + issued + m_owner.cycle;
     if (!m_trans.is_response_error()) return true;
     report_send_error(m, m_trans);
     return false;
@@ -77,7 +80,15 @@ PipelineCharge LtCoreBus::take_pipeline(CorePipeline& pipeline, unsigned ctx, bo
 
 PipelineCharge LtCoreBus::release_pipeline(CorePipeline& pipeline, unsigned ctx, bool work,
                                            const sc_core::sc_time& begin) {
-    if (!work) return {begin, sc_core::SC_ZERO_TIME, false};
+    if (!work) {
+        // A message held back by its SE's full input held the pipeline too,
+        // as in AT, where the issue lasts until the crossbar takes it.
+        if (m_held == sc_core::SC_ZERO_TIME) return {begin, sc_core::SC_ZERO_TIME, false};
+        const sc_core::sc_time from = m_held_from;
+        const CorePipeline::Turn turn = pipeline.book(ctx, from, m_held);
+        m_held = sc_core::SC_ZERO_TIME;
+        return charge(turn, from);
+    }
     // The operation took [begin, now) in this context's time; it starts where
     // the calendar has room for it, and everything after moves with it.
     return charge(pipeline.book(ctx, begin, local_time() - begin), begin);

@@ -28,6 +28,8 @@ private:
     /// The core's time moves by how much later than `wanted` its turn starts.
     PipelineCharge charge(const CorePipeline::Turn& turn, const sc_core::sc_time& wanted);
 
+    sc_core::sc_time m_held;          ///< how long the last message's SE input held it back
+    sc_core::sc_time m_held_from;     ///< from when (the end of its issue cycle)
     tlm::tlm_generic_payload m_trans; ///< reused by every access: no allocation per access
     LtDirectPath* m_direct = nullptr;
 };

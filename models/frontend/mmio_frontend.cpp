@@ -88,7 +88,7 @@ void MmioFrontEndBase::fill_load(tlm::tlm_generic_payload& t, uint64_t value) {
     for (unsigned i = 0; i < t.get_data_length(); ++i) data[i] = i < 8 ? static_cast<uint8_t>(value >> (8 * i)) : 0;
 }
 
-void MmioFrontEndBase::send(const Message& m, const sc_time& delay) {
+sc_time MmioFrontEndBase::send(const Message& m, const sc_time& delay) {
     // To the unit's SE through its crossbar, as a core's mailbox write would go.
     std::array<uint8_t, kWireBytes> data{};
     if (m_wire_ok && fits(m, m_layout)) data = pack(m, m_layout);
@@ -106,6 +106,7 @@ void MmioFrontEndBase::send(const Message& m, const sc_time& delay) {
     ++m_stats.requests;
     if (t.is_response_error()) // the front end checked the request: this is a model bug
         SC_REPORT_ERROR(name(), ("the SE refused " + to_string(m) + " (" + t.get_response_string() + ")").c_str());
+    return ext.held;
 }
 
 void MmioFrontEndBase::bus_b_transport(tlm::tlm_generic_payload& t, sc_time& delay) {
@@ -113,7 +114,8 @@ void MmioFrontEndBase::bus_b_transport(tlm::tlm_generic_payload& t, sc_time& del
     const sc_time given = delay;
     const MmioFrontEndCore::Outcome o = decode(t);
     delay += m_access;
-    if (o.action != MmioFrontEndCore::Action::done) send(o.msg, delay);
+    // A store the SE's full input held back (LT) completes that much later.
+    if (o.action != MmioFrontEndCore::Action::done) delay += send(o.msg, delay);
     if (o.action != MmioFrontEndCore::Action::exchange) {
         finish(t, o.status);
         return;

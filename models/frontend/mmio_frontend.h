@@ -84,7 +84,8 @@ private:
     void finish(tlm::tlm_generic_payload& t, uint32_t status);
     /// The data of a granted load: `value`, little-endian (0 = STATUS OK).
     void fill_load(tlm::tlm_generic_payload& t, uint64_t value);
-    void send(const Message& m, const sc_core::sc_time& delay);
+    /// To the unit's SE; returns how long its full input held the message back (LT).
+    sc_core::sc_time send(const Message& m, const sc_core::sc_time& delay);
     void at_request(tlm::tlm_generic_payload& t);
     void responder();
     void on_reply(tlm::tlm_generic_payload& t, const sc_core::sc_time& delay);

@@ -62,6 +62,7 @@ SyncronFabricBase::SyncronFabricBase(sc_core::sc_module_name name, const FabricP
         m_xbars.push_back(std::make_unique<Crossbar>((n + "_xbar").c_str(), p.xbar, m_routers.back().get()));
         m_ses.push_back(std::make_unique<SeModule>((n + "_se").c_str(), u, p.se, m_topology, m_map));
         m_ses.back()->set_timing(p.timing);
+        m_ses.back()->set_upstream_queue(p.xbar.queue_depth);
         m_ses.back()->share_lock_fairness(m_fairness);
         m_xbars.back()->out.bind(m_ses.back()->in);
         m_ses.back()->to_ses.bind(m_xbars.back()->in);

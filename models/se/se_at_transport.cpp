@@ -31,12 +31,13 @@ void SeAtTransport::spawn_senders() {
     sc_core::sc_spawn([this] { sender(kToSes); }, "send_ses", &opts);
 }
 
-void SeAtTransport::deliver(const SeBuffer::Arrival& a, const sc_time& delay) {
+sc_time SeAtTransport::deliver(const SeBuffer::Arrival& a, const sc_time& delay) {
     // The message enters the SPU buffer at the sender's time. waiting_at() <=
     // the buffer's size: count only when the size could reach the limit.
     const unsigned limit = m_service.params().buffer_messages;
     if (m_buffer.size() >= limit && m_buffer.waiting_at(a.time) >= limit) ++m_service.stats().buffer_full_events;
     m_buffer.insert(a, delay);
+    return sc_core::SC_ZERO_TIME; // b_transport into an AT SE: its buffer is not bounded on this path
 }
 
 void SeAtTransport::serve_front() {

@@ -37,7 +37,7 @@ public:
     }
 
     Timing timing() const override { return Timing::at; }
-    void deliver(const SeBuffer::Arrival& a, const sc_core::sc_time& delay) override;
+    sc_core::sc_time deliver(const SeBuffer::Arrival& a, const sc_core::sc_time& delay) override;
     void serve_front() override;
 
     tlm::tlm_generic_payload& memory_payload() override { return m_pool.acquire(); }

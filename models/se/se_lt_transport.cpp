@@ -14,16 +14,15 @@ SeLtTransport::SeLtTransport(SeService& service, SeBuffer& buffer, tlm::tlm_init
                              tlm::tlm_initiator_socket<>& to_ses, tlm::tlm_initiator_socket<>& to_mem)
     : m_service(service), m_buffer(buffer), m_to_cores(to_cores), m_to_ses(to_ses), m_to_mem(to_mem) {}
 
-void SeLtTransport::deliver(const SeBuffer::Arrival& a, const sc_time& delay) {
+sc_time SeLtTransport::deliver(const SeBuffer::Arrival& a, const sc_time& delay) {
     const Level level = level_of(a.msg.op);
-    if (level != Level::global && level != Level::overflow) {
-        serve_now(a); // a core's message: served in the caller's context
-        return;
-    }
+    if (level != Level::global && level != Level::overflow)
+        return serve_now(a); // a core's message: served in the caller's context
     // A message between SEs enters the buffer at the sender's time and the
     // SPU thread serves it then. (Its buffer statistics are counted in
     // serve(), like every LT message's.)
     m_buffer.insert(a, delay);
+    return sc_core::SC_ZERO_TIME;
 }
 
 void SeLtTransport::serve_front() {
@@ -33,13 +32,17 @@ void SeLtTransport::serve_front() {
     serve_now(a);
 }
 
-void SeLtTransport::serve_now(const SeBuffer::Arrival& a) {
+sc_time SeLtTransport::serve_now(const SeBuffer::Arrival& a) {
     // A message that reaches this SE while it is still emitting (a reply to
     // its own message) waits its turn, in call order.
-    m_pending.push_back(a);
-    if (m_serving) return;
+    if (m_serving) {
+        m_pending.push_back(a);
+        return sc_core::SC_ZERO_TIME;
+    }
     m_serving = true;
+    sc_time held;
     try {
+        held = serve(a);
         while (!m_pending.empty()) {
             const SeBuffer::Arrival next = m_pending.front();
             m_pending.pop_front();
@@ -51,9 +54,10 @@ void SeLtTransport::serve_now(const SeBuffer::Arrival& a) {
         throw;
     }
     m_serving = false;
+    return held;
 }
 
-void SeLtTransport::serve(const SeBuffer::Arrival& a) {
+sc_time SeLtTransport::serve(const SeBuffer::Arrival& a) {
     const sc_time now = kernel_time();
     const sc_time base = m_service.base_service();
     const sc_time ready = std::max(a.time, m_var_clock.ready(a.msg));
@@ -62,16 +66,21 @@ void SeLtTransport::serve(const SeBuffer::Arrival& a) {
     // that holds it, and its replies leave from that gap's end (its memory
     // accesses keep the times taken from the first start).
     sc_time start = m_spu_timeline.earliest_start(ready, base);
-    // Buffer statistics: LT keeps no buffer; the messages ahead of this one
-    // are estimated from its queueing delay in base services.
+    // The input: the services booked ahead of this message are its buffer.
+    // With the buffer and the interconnect's queue full, AT would hold the
+    // sender back until one of them begins.
+    m_input.prune(now);
+    const unsigned buffer = m_service.params().buffer_messages;
+    const LtInputQueue::Arrival in = m_input.arrive(a.time, start, std::size_t{buffer} + m_upstream_queue);
+    const std::size_t ahead = in.ahead;
     SeStats& stats = m_service.stats();
-    const unsigned waiting = static_cast<unsigned>((start - ready).value() / base.value());
-    if (waiting >= m_service.params().buffer_messages) ++stats.buffer_full_events;
-    stats.buffer_max = std::max(stats.buffer_max, waiting + 1);
+    if (ahead >= buffer) ++stats.buffer_full_events;
+    stats.buffer_max = std::max(stats.buffer_max, static_cast<unsigned>(std::min<std::size_t>(ahead + 1, buffer)));
 
     const unsigned occupied = m_service.core().table().occupancy();
     const sc_time busy = m_service.service(a.msg, start);
     start = m_spu_timeline.book(start, busy);
+    m_input.book(start, a.time);
     // The ST's occupancy in simulated time, not in the order of the calls.
     m_occupancy.change(start, static_cast<int>(m_service.core().table().occupancy()) - static_cast<int>(occupied));
     m_occupancy.settle(now);
@@ -79,8 +88,11 @@ void SeLtTransport::serve(const SeBuffer::Arrival& a) {
     const sc_time end = start + busy;
     const sc_time leave = m_var_clock.served(a.msg, m_service.result().out, end);
     m_var_clock.prune(now);
-    if (m_service.trace()) m_service.trace_service(a.msg, a.time, start, end, waiting + 1);
+    if (m_service.trace())
+        m_service.trace_service(a.msg, a.time, start, end,
+                                static_cast<unsigned>(std::min<std::size_t>(ahead + 1, buffer)));
     for (const auto& o : m_service.result().out) emit(o, leave - now);
+    return in.accepted - a.time;
 }
 
 void SeLtTransport::emit(const Outgoing& o, const sc_time& delay) {

@@ -3,7 +3,9 @@
 // message is served inside its sender's b_transport call, on the SPU's
 // timeline: the SPU is booked no earlier than the arrival and what the
 // variable's clock holds (LtVarClock), and the replies leave as b_transport
-// calls annotated with their departure. Messages from other SEs wait in the
+// calls annotated with their departure. The SPU's input is bounded as in AT
+// (LtInputQueue): a core's message that finds it full is held back, and the
+// hold is returned to its sender. Messages from other SEs wait in the
 // buffer for their arrival time (served in the sender's call, a round trip
 // to the Master SE would advance this SE's state by its whole latency at
 // once, ahead of its own cores' messages). syncronVar accesses are
@@ -14,6 +16,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "models/se/lt_input_queue.h"
 #include "models/se/lt_occupancy.h"
 #include "models/se/lt_var_clock.h"
 #include "models/se/se_buffer.h"
@@ -30,7 +33,7 @@ public:
                   tlm::tlm_initiator_socket<>& to_ses, tlm::tlm_initiator_socket<>& to_mem);
 
     Timing timing() const override { return Timing::lt; }
-    void deliver(const SeBuffer::Arrival& a, const sc_core::sc_time& delay) override;
+    sc_core::sc_time deliver(const SeBuffer::Arrival& a, const sc_core::sc_time& delay) override;
     void serve_front() override;
 
     tlm::tlm_generic_payload& memory_payload() override { return m_trans; }
@@ -42,12 +45,17 @@ public:
     std::size_t payloads_in_use() const override { return 0; } // no pool: one payload, reused
     /// Messages and memory accesses go this way where it covers them (not owned; null: the sockets only).
     void set_direct(LtDirectPath* path) { m_direct = path; }
+    /// Messages the interconnect queues in front of the SE before it holds
+    /// their senders back (AT: the crossbar's queue_depth); with the SE's own
+    /// buffer, the bound of the input.
+    void set_upstream_queue(unsigned messages) { m_upstream_queue = messages; }
 
 private:
-    /// serve(), or queued behind the message this SE is serving (re-entry).
-    void serve_now(const SeBuffer::Arrival& a);
-    /// Serves `a` at once in the caller's context.
-    void serve(const SeBuffer::Arrival& a);
+    /// serve(), or queued behind the message this SE is serving (re-entry);
+    /// returns how long the input held `a` back (zero when queued).
+    sc_core::sc_time serve_now(const SeBuffer::Arrival& a);
+    /// Serves `a` at once in the caller's context; returns its hold.
+    sc_core::sc_time serve(const SeBuffer::Arrival& a);
     void emit(const Outgoing& o, const sc_core::sc_time& delay);
 
     SeService& m_service;
@@ -66,6 +74,8 @@ private:
     ResourceTimeline m_spu_timeline;
     LtVarClock m_var_clock;
     LtOccupancy m_occupancy;
+    LtInputQueue m_input;
+    unsigned m_upstream_queue = 0;
 };
 
 } // namespace syncron

@@ -45,7 +45,12 @@ void SeModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     const SeBuffer::Arrival a = m_buffer.stamp(sc_core::sc_time_stamp() + delay, msg);
     if (m_service.trace()) m_service.trace_arrival(trans, msg, a.time);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
-    m_transport->deliver(a, delay);
+    const sc_time held = m_transport->deliver(a, delay);
+    if (held == sc_core::SC_ZERO_TIME) return;
+    // The input was full (LT): the transfer completes once it takes the
+    // message; a sender that posts it learns the hold from the extension.
+    delay += held;
+    if (auto* ext = trans.get_extension<SyncronExtension>()) ext->held = held;
 }
 
 unsigned SeModule::transport_dbg(tlm::tlm_generic_payload& trans) {

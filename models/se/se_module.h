@@ -62,6 +62,10 @@ public:
     /// LT: messages and memory accesses take this direct path where it
     /// covers them (docs/timing.md, "The direct path"); not owned.
     void set_direct_path(LtDirectPath* path) { m_lt.set_direct(path); }
+    /// LT: messages the interconnect queues in front of `in` before it holds
+    /// their senders back (a crossbar's queue_depth); with se.buffer_messages
+    /// the bound of the SE's input (docs/timing.md, "The SE in LT"). Default 0.
+    void set_upstream_queue(unsigned messages) { m_lt.set_upstream_queue(messages); }
     /// AT payloads currently out (0 when the SE is quiet).
     size_t payloads_in_use() const { return m_transport->payloads_in_use(); }
 

@@ -20,7 +20,8 @@ public:
 
     virtual Timing timing() const = 0;
     /// A validated message from b_transport, arriving at `a.time` (now + `delay`).
-    virtual void deliver(const SeBuffer::Arrival& a, const sc_core::sc_time& delay) = 0;
+    /// Returns how long a full input held it back (LT; AT withholds END_REQ instead).
+    virtual sc_core::sc_time deliver(const SeBuffer::Arrival& a, const sc_core::sc_time& delay) = 0;
     /// SPU thread: the buffer's front has arrived. Serve it, or wait (for the
     /// SPU or an earlier arrival) and return without taking it.
     virtual void serve_front() = 0;

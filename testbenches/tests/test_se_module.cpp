@@ -430,11 +430,16 @@ TEST_CASE("SE alone: with free ST and counter accesses the spacing is exactly cy
     SeParams p;
     p.st_cycles = 0;
     p.counter_cycles = 0;
-    p.buffer_messages = 2; // over-full buffer is counted, not applied (LT)
+    p.buffer_messages = 2; // over-full: the senders are held back (LT as AT), the services keep their times
     constexpr unsigned N = 6;
+    std::vector<sc_time> returned(N);
     Bench b(0, p, [&](ScriptInitiator& tb) {
         sc_core::wait(ns(10));
-        for (unsigned c = 0; c < N; ++c) send_wire(tb, b.port(), msg(Opcode::lock_acquire_local, var(0, c), c));
+        for (unsigned c = 0; c < N; ++c) {
+            sc_time d = SC_ZERO_TIME;
+            send(tb, b.port(), tlm::TLM_WRITE_COMMAND, wire(msg(Opcode::lock_acquire_local, var(0, c), c)), nullptr, d);
+            returned[c] = d;
+        }
     });
     sc_core::sc_start();
 
@@ -442,9 +447,14 @@ TEST_CASE("SE alone: with free ST and counter accesses the spacing is exactly cy
     for (unsigned c = 0; c < N; ++c) {
         INFO("core " << c);
         CHECK(b.cores.got[c].time == ns(10) + ns(12) * double(c + 1));
+        // Message c finds c waiting (services starting at 10, 22, 34, ...;
+        // the one starting on its arrival counts): the input takes it when
+        // the one two places ahead starts, at 10 + 12 (c - 2) ns, and the
+        // transfer's delay says how long it was held.
+        CHECK(returned[c] == (c < 2 ? SC_ZERO_TIME : ns(12) * double(c - 2)));
     }
-    CHECK(b.se.stats().buffer_max == N);
-    // Service starts with more than 2 messages waiting (6, 5, 4, 3).
+    CHECK(b.se.stats().buffer_max == 2); // the buffer never holds more: the rest wait in front of it
+    // Arrivals that found 2 or more waiting: messages 2 to 5.
     CHECK(b.se.stats().buffer_full_events == N - 2);
 }
 

@@ -25,6 +25,10 @@ public:
     // For traces: who sent it and when (the sender's local time).
     Endpoint src;
     sc_core::sc_time sent;
+    // Loosely timed: how long the receiver's full input held the message
+    // back, set by the receiver (AT withholds END_REQ instead). A sender that
+    // posts the message goes on that much later.
+    sc_core::sc_time held;
 };
 
 } // namespace syncron
