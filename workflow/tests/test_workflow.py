@@ -168,6 +168,15 @@ class PaperMode(unittest.TestCase):
         self.assertEqual([p for p in paper if p["workload"] == "ts"], [p for p in full if p["workload"] == "ts"])
         own = {"workload": "bfs", "graph": "/data/soc-LiveJournal1.txt"}
         self.assertEqual(sweeps.paper_inputs(own), [own])
+        # pr runs one iteration, as CRONO's pagerank; the other kernels and a pr that sets ops are as given
+        self.assertEqual({p.get("ops") for p in graph if p["workload"] == "pr"}, {1})
+        self.assertEqual({p.get("ops") for p in paper if p["workload"] != "pr"}, {None})
+        self.assertEqual({p.get("ops") for p in full}, {None})
+        mine = {"workload": "pr", "graph": "/data/soc-LiveJournal1.txt", "ops": 10}
+        self.assertEqual(sweeps.paper_inputs(mine), [mine])
+        sized = {"common": {"workload": ["pr", "bfs"], "workload.rmat_scale": [14, 16]}}
+        self.assertEqual([(p["workload"], p["workload.rmat_scale"], p.get("ops")) for p in sweeps.points(sized, "paper")],
+                         [("pr", 14, 1), ("pr", 16, 1), ("bfs", 14, None), ("bfs", 16, None)])
         # every R-MAT graph holds its paper graph's vertices and about its edges
         for name, scale, factor, vertices, edges in sweeps.PAPER_GRAPHS:
             self.assertGreaterEqual(2 ** scale, vertices / 1.2, name)
