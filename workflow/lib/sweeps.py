@@ -216,7 +216,7 @@ def count(spec, mode):
 # mode=paper runs pr for one iteration, as the pagerank the paper cites does (CRONO's
 # apps/pagerank/pagerank_lock.cc and pagerank.cc: `iterations = 1` at every commit), where the full
 # mode keeps the simulator's default of 10; one iteration gives ten's throughput within 0.1 % at a
-# tenth of the cost (docs/performance.md, "The paper-size point"). A point that sets ops keeps it.
+# tenth of the cost (docs/performance.md, "One iteration of pr against ten"). A point that sets ops keeps it.
 PAPER_PR_ITERATIONS = 1
 
 
