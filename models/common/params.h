@@ -236,6 +236,10 @@ struct WorkloadParams {
     /// its own counted ones: 0 = the kernels as written (docs/workloads.md);
     /// an experiment for the work compiled code does per edge.
     unsigned edge_instructions = 0;
+    /// bfs, cc, sssp: read the neighbour's word before locking it and lock
+    /// only when that read says an update is due (CRONO's bfs and sssp,
+    /// "test and test and set"); off = lock every neighbour read.
+    bool test_before_lock = false;
     std::string partition = "contiguous"; ///< vertices over units: contiguous or metis
     std::string series;                   ///< time-series file; empty = a seeded random walk
     unsigned series_column = 1;           ///< column of a CSV series (1 = the first)

@@ -299,6 +299,7 @@ const std::vector<Field>& fields() {
         extension_key(SYNCRON_NUMBER(workload, counters, 1, kPow20)),
         extension_key(SYNCRON_FIELD(workload, counter_update)),
         extension_key(SYNCRON_FIELD(workload, use_se_atomics)),
+        extension_key(SYNCRON_FIELD(workload, test_before_lock)),
         SYNCRON_FIELD(check, protocol),
         SYNCRON_FIELD(check, coherence),
         SYNCRON_NUMBER(server, instructions_per_request, 1, 1e6),

@@ -143,6 +143,21 @@ TEST_CASE("config: workload.use_se_atomics is written only when set and refused 
     expect_error(with("workload", "use_se_atomics", 1), {"'workload.use_se_atomics'"});
 }
 
+TEST_CASE("config: workload.test_before_lock is written only when set", "[config]") {
+    SimParams p;
+    CHECK_FALSE(to_json(p)["workload"].contains("test_before_lock")); // statistics of other runs stay as they were
+    p.workload.test_before_lock = true;
+    const json j = to_json(p);
+    CHECK(j["workload"]["test_before_lock"] == true);
+    CHECK(from_json(j).workload.test_before_lock);
+    json cfg = json::object();
+    apply_set(cfg, "workload.test_before_lock=true");
+    CHECK(from_json(cfg).workload.test_before_lock);
+    // The paper preset sets it for every workload: those without a tested update ignore it.
+    CHECK_NOTHROW(from_json(json{{"workload", {{"name", "stack"}, {"test_before_lock", true}}}}));
+    expect_error(with("workload", "test_before_lock", 1), {"'workload.test_before_lock'"});
+}
+
 TEST_CASE("config: partial configuration keeps the other defaults", "[config]") {
     const SimParams p = from_json(json::parse(R"({"se": {"st_entries": 8}, "link": {"latency_ns": 0}})"));
     CHECK(p.se.st_entries == 8);

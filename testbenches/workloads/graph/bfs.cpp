@@ -9,6 +9,8 @@
 // workload.use_se_atomics: per neighbour one atomic_rmw cas of L + 1
 // expecting "no level" instead; it set the level where the old value was
 // "no level".
+// workload.test_before_lock: per neighbour 1 load first; the lock (or rmw)
+// only where it read "no level".
 #include "testbenches/workloads/applications.h"
 #include "testbenches/workloads/graph/check_values.h"
 #include "testbenches/workloads/graph/graph_reference.h"
@@ -37,6 +39,7 @@ protected:
                 for (uint64_t i = 0; i < r.degree(); ++i) {
                     const uint32_t w = neighbour(c, r, i);
                     c.compute(2);
+                    if (test_first() && load(c, m_level, w) != kInfinity) continue;
                     if (use_rmw()) {
                         if (rmw(c, m_level, w, RmwOp::cas, level + 1, kInfinity) == kInfinity) set = true;
                         continue;

@@ -14,6 +14,9 @@
 // which the algorithm allows: every store of iteration k writes k and lands
 // before its barrier, so the neighbour is pushed in k + 1 with a label no
 // larger than the one that lowered it.
+// workload.test_before_lock: per neighbour 1 load of its label first; the
+// lock (or rmw) only where our label is smaller. Labels only fall, so a
+// stale read can only send the core to the lock needlessly.
 #include "testbenches/workloads/applications.h"
 #include "testbenches/workloads/graph/check_values.h"
 #include "testbenches/workloads/graph/graph_reference.h"
@@ -48,6 +51,7 @@ protected:
                 for (uint64_t i = 0; i < r.degree(); ++i) {
                     const uint32_t w = neighbour(c, r, i);
                     c.compute(2);
+                    if (test_first() && !(label < load(c, m_label, w))) continue;
                     if (use_rmw()) {
                         if (label < rmw(c, m_label, w, RmwOp::min, label)) {
                             store(c, m_changed, w, k);

@@ -90,6 +90,10 @@ protected:
     void unlock(CoreApi& c, uint32_t v);
     /// workload.use_se_atomics: updates go through rmw() instead of lock().
     bool use_rmw() const { return m_p.use_se_atomics; }
+    /// workload.test_before_lock: an unlocked read of the neighbour's word
+    /// decides whether to synchronize at all (words that only ever move one
+    /// way, so a stale read can only send a core to the lock needlessly).
+    bool test_first() const { return m_p.test_before_lock; }
     /// CoreApi::atomic_rmw on v's word of `array`, counted as one access to
     /// v's unit (where the word is read and written); returns the old value.
     uint64_t rmw(CoreApi& c, unsigned array, uint32_t v, RmwOp op, uint64_t operand, uint64_t expected = 0);

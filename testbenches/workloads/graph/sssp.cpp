@@ -8,6 +8,8 @@
 // Cost: as cc, plus 1 load of the weight per edge.
 // workload.use_se_atomics: as cc's, an atomic_rmw min of the candidate
 // distance, then the store of k into changed_in where it lowered the distance.
+// workload.test_before_lock: as cc's, the neighbour's distance read first and
+// the lock (or rmw) only where the candidate is smaller (CRONO's sssp.cc).
 #include "testbenches/workloads/applications.h"
 #include "testbenches/workloads/graph/check_values.h"
 #include "testbenches/workloads/graph/graph_reference.h"
@@ -45,6 +47,7 @@ protected:
                     const uint32_t w = neighbour(c, r, i);
                     const uint64_t candidate = dist + weight(c, r, i);
                     c.compute(3);
+                    if (test_first() && !(candidate < load(c, m_dist, w))) continue;
                     if (use_rmw()) {
                         if (candidate < rmw(c, m_dist, w, RmwOp::min, candidate)) {
                             store(c, m_changed, w, k);
