@@ -238,8 +238,9 @@ struct WorkloadParams {
     unsigned edge_instructions = 0;
     /// bfs, cc, sssp: read the neighbour's word before locking it and lock
     /// only when that read says an update is due (CRONO's bfs and sssp,
-    /// "test and test and set"); off = lock every neighbour read.
-    bool test_before_lock = false;
+    /// "test and test and set"); off = lock every neighbour read, the
+    /// protocol before the cited code was read (docs/workloads.md).
+    bool test_before_lock = true;
     std::string partition = "contiguous"; ///< vertices over units: contiguous or metis
     std::string series;                   ///< time-series file; empty = a seeded random walk
     unsigned series_column = 1;           ///< column of a CSV series (1 = the first)

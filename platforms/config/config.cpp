@@ -38,8 +38,9 @@ struct Field {
     /// Valid range of a numeric key (docs/configuration.md): physical sense,
     /// and simulated times well inside SystemC's (2^64 ps at 1 ps resolution).
     double lo = 0, hi = 0;
-    /// A key of a model extension: written by to_json only when set away from
-    /// its default, so the runs that do not use it keep their statistics.
+    /// A key of a model extension, or one added after the statistics' format
+    /// settled: written by to_json only when set away from its default, so
+    /// the runs that do not use it keep their statistics.
     bool extension = false;
 };
 

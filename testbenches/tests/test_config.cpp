@@ -143,18 +143,19 @@ TEST_CASE("config: workload.use_se_atomics is written only when set and refused 
     expect_error(with("workload", "use_se_atomics", 1), {"'workload.use_se_atomics'"});
 }
 
-TEST_CASE("config: workload.test_before_lock is written only when set", "[config]") {
+TEST_CASE("config: workload.test_before_lock is on by default and written only when turned off", "[config]") {
     SimParams p;
+    CHECK(p.workload.test_before_lock); // the cited code's protocol (docs/workloads.md)
     CHECK_FALSE(to_json(p)["workload"].contains("test_before_lock")); // statistics of other runs stay as they were
-    p.workload.test_before_lock = true;
+    p.workload.test_before_lock = false;
     const json j = to_json(p);
-    CHECK(j["workload"]["test_before_lock"] == true);
-    CHECK(from_json(j).workload.test_before_lock);
+    CHECK(j["workload"]["test_before_lock"] == false);
+    CHECK_FALSE(from_json(j).workload.test_before_lock);
     json cfg = json::object();
-    apply_set(cfg, "workload.test_before_lock=true");
-    CHECK(from_json(cfg).workload.test_before_lock);
-    // The paper preset sets it for every workload: those without a tested update ignore it.
-    CHECK_NOTHROW(from_json(json{{"workload", {{"name", "stack"}, {"test_before_lock", true}}}}));
+    apply_set(cfg, "workload.test_before_lock=false");
+    CHECK_FALSE(from_json(cfg).workload.test_before_lock);
+    // Workloads without a tested update ignore it, as they ignore the other graph keys.
+    CHECK_NOTHROW(from_json(json{{"workload", {{"name", "stack"}, {"test_before_lock", false}}}}));
     expect_error(with("workload", "test_before_lock", 1), {"'workload.test_before_lock'"});
 }
 

@@ -202,11 +202,13 @@ TEST_CASE("applications: METIS partitioning, when built in", "[workloads][applic
 
 TEST_CASE("applications: workload.edge_instructions adds work per neighbour read, nothing else",
           "[workloads][applications]") {
-    // bfs reads each neighbour once per lock acquisition, so the extra
-    // instructions are exactly edge_instructions x the acquisitions; the
-    // result and the synchronization are the same.
+    // bfs locking every neighbour (no test before the lock) reads each
+    // neighbour once per lock acquisition, so the extra instructions are
+    // exactly edge_instructions x the acquisitions; the result and the
+    // synchronization are the same.
     SimParams p = small("bfs", "small.snap", Timing::lt);
     p.platform.scheme = *scheme_from_string("ideal");
+    p.workload.test_before_lock = false;
     const auto plain = stats_of(p);
     p.workload.edge_instructions = 50;
     const auto heavy = stats_of(p);
