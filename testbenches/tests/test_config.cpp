@@ -145,7 +145,7 @@ TEST_CASE("config: workload.use_se_atomics is written only when set and refused 
 
 TEST_CASE("config: workload.test_before_lock is on by default and written only when turned off", "[config]") {
     SimParams p;
-    CHECK(p.workload.test_before_lock); // the cited code's protocol (docs/workloads.md)
+    CHECK(p.workload.test_before_lock);                               // the cited code's protocol (docs/workloads.md)
     CHECK_FALSE(to_json(p)["workload"].contains("test_before_lock")); // statistics of other runs stay as they were
     p.workload.test_before_lock = false;
     const json j = to_json(p);

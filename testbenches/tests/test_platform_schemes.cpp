@@ -219,12 +219,11 @@ MISAR_CASES("syncron_distrib_ovrfl", Timing::at, "AT")
 #include "platforms/ndp_platform.h"
 #include "platforms/run_in_child.h"
 #include "testbenches/tests/child_result.h"
+#include "testbenches/tests/stats_in_child.h"
 
 namespace {
 
-nlohmann::json stats_of(const SimParams& p) {
-    return syncron::in_child([p] { return simulate(p).stats; });
-}
+using syncron::test::stats_of;
 
 SimParams paper_point(const std::string& scheme, const std::string& workload) {
     SimParams p; // the paper's microbenchmark: 60 cores, 200 instructions, empty critical section

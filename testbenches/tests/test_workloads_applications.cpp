@@ -11,6 +11,7 @@
 #include "platforms/simulation.h"
 #include "platforms/workload_registry.h"
 #include "testbenches/tests/child_result.h"
+#include "testbenches/tests/stats_in_child.h"
 #include "testbenches/workloads/graph/graph_reference.h"
 #include "testbenches/workloads/graph/partition.h"
 #include "testbenches/workloads/graph/rmat.h"
@@ -40,9 +41,7 @@ SimParams small(const std::string& name, const std::string& graph, Timing timing
     return p;
 }
 
-nlohmann::json stats_of(const SimParams& p) {
-    return in_child([p] { return simulate(p).stats; });
-}
+using syncron::test::stats_of;
 
 std::string describe(const nlohmann::json& s) {
     std::string out = s.value("error", s.value("child_error", std::string("no error")));

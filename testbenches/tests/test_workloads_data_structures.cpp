@@ -10,6 +10,7 @@
 #include "platforms/simulation.h"
 #include "platforms/workload_registry.h"
 #include "testbenches/tests/child_result.h"
+#include "testbenches/tests/stats_in_child.h"
 #include "testbenches/workloads/data_structures/table6.h"
 
 using namespace syncron;
@@ -28,9 +29,7 @@ SimParams small(const std::string& name, Timing timing) {
     return p;
 }
 
-nlohmann::json stats_of(const SimParams& p) {
-    return in_child([p] { return simulate(p).stats; });
-}
+using syncron::test::stats_of;
 
 std::string describe(const nlohmann::json& s) {
     return s.value("error", s.value("child_error", std::string("no error")));

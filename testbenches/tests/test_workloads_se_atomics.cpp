@@ -14,6 +14,7 @@
 #include "platforms/workload_registry.h"
 #include "testbenches/tests/child_result.h"
 #include "testbenches/tests/platform_test_helpers.h"
+#include "testbenches/tests/stats_in_child.h"
 
 using namespace syncron;
 using Catch::Matchers::Contains;
@@ -21,21 +22,12 @@ using Catch::Matchers::Contains;
 namespace {
 
 SimParams small(const std::string& name, const std::string& scheme, Timing timing, bool rmw) {
-    SimParams p;
-    p.platform.timing = timing;
-    p.platform.scheme = *scheme_from_string(scheme);
-    p.check.protocol = timing == Timing::at;
-    p.workload.name = name;
-    p.workload.rmat_scale = 6;
-    p.workload.rmat_edge_factor = 4;
-    p.workload.ops = 2; // pr: iterations
+    SimParams p = test::small_graph_kernel(name, scheme, timing);
     p.workload.use_se_atomics = rmw;
     return p;
 }
 
-nlohmann::json stats_of(const SimParams& p) {
-    return in_child([p] { return simulate(p).stats; });
-}
+using syncron::test::stats_of;
 
 uint64_t count(const nlohmann::json& j, const char* key) { return j.value(key, uint64_t(0)); }
 

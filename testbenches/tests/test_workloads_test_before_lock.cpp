@@ -8,9 +8,8 @@
 
 #include "models/schemes/scheme_factory.h"
 #include "platforms/config/config.h"
-#include "platforms/run_in_child.h"
-#include "platforms/simulation.h"
 #include "testbenches/tests/child_result.h"
+#include "testbenches/tests/stats_in_child.h"
 #include "testbenches/workloads/graph/graph_loader.h"
 #include "testbenches/workloads/graph/graph_reference.h"
 
@@ -19,20 +18,12 @@ using namespace syncron;
 namespace {
 
 SimParams small(const std::string& name, const std::string& scheme, Timing timing, bool test) {
-    SimParams p;
-    p.platform.timing = timing;
-    p.platform.scheme = *scheme_from_string(scheme);
-    p.check.protocol = timing == Timing::at;
-    p.workload.name = name;
-    p.workload.rmat_scale = 6;
-    p.workload.rmat_edge_factor = 4;
+    SimParams p = test::small_graph_kernel(name, scheme, timing);
     p.workload.test_before_lock = test;
     return p;
 }
 
-nlohmann::json stats_of(const SimParams& p) {
-    return in_child([p] { return simulate(p).stats; });
-}
+using syncron::test::stats_of;
 
 uint64_t locks_of(const nlohmann::json& s) { return s["workload_stats"].value("lock_acquisitions", uint64_t(0)); }
 
@@ -56,7 +47,7 @@ void compare(const std::string& name, Timing timing) {
 } // namespace
 
 #define TEST_BEFORE_LOCK(name)                                                                                         \
-    TEST_CASE("test_before_lock: " name " checks out under every scheme with fewer locks in LT and AT",                 \
+    TEST_CASE("test_before_lock: " name " checks out under every scheme with fewer locks in LT and AT",                \
               "[workloads][applications]") {                                                                           \
         compare(name, Timing::lt);                                                                                     \
         compare(name, Timing::at);                                                                                     \
