@@ -120,11 +120,15 @@ Comparison compare_schemes(const SimParams& base, const std::vector<std::string>
         c.rows.push_back(SchemeRow::from_stats(scheme, stats));
         c.runs[scheme] = std::move(stats);
     }
+    // A speedup is the baseline's time over the run's: every scheme runs the same
+    // work, but not always the same count of synchronization operations (a
+    // graph kernel that tests before it locks takes as many locks as its races
+    // make it), so a ratio of throughputs would not be one.
     double baseline = 0;
     for (const auto& r : c.rows)
-        if (r.scheme == c.baseline && r.ok()) baseline = r.throughput_ops_per_us;
+        if (r.scheme == c.baseline && r.ok()) baseline = r.simulated_ns;
     for (auto& r : c.rows)
-        if (baseline > 0 && r.ok()) r.speedup_over_baseline = r.throughput_ops_per_us / baseline;
+        if (baseline > 0 && r.ok() && r.simulated_ns > 0) r.speedup_over_baseline = baseline / r.simulated_ns;
     return c;
 }
 

@@ -190,6 +190,23 @@ TEST_CASE("cli binary: --compare prints one row per scheme and writes the table"
     CHECK(j["rows"][2]["sync_messages"] == 0); // ideal
 }
 
+TEST_CASE("cli binary: --compare's speedup is a ratio of times where the schemes' operation counts differ",
+          "[cli][binary][compare]") {
+    // cc tests a neighbour before locking it: how many locks it takes depends on
+    // its races, so the schemes complete different counts of operations.
+    const std::string f = tmp("compare_cc.json");
+    const Run r = sim("--workload cc --compare central,syncron --set workload.rmat_scale=7 --stats " + f);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    const auto j = read_json(f);
+    REQUIRE(j["rows"].size() == 2);
+    const auto& central = j["rows"][0];
+    const auto& syncron = j["rows"][1];
+    CHECK(central["operations"] != syncron["operations"]);
+    CHECK(syncron["speedup_over_baseline"].get<double>() ==
+          central["simulated_ns"].get<double>() / syncron["simulated_ns"].get<double>());
+}
+
 TEST_CASE("cli binary: --compare keeps a failing scheme's row and exits 1", "[cli][binary][compare]") {
     const std::string f = tmp("compare_fail.json");
     const Run r = sim("--compare syncron,central --cores 64 --ops 5 --stats " + f);
