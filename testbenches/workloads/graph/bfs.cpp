@@ -1,16 +1,18 @@
 // Breadth-first search (Crono's bfs, push style): level-synchronous from the
 // source (the vertex of highest degree). In iteration L a core scans its
-// vertices; for each one at level L it pushes L + 1 to every neighbour under
-// the neighbour's lock, setting it only where no level is set yet. A barrier
-// ends each level; the run stops after a level that set nothing.
+// vertices; for each one at level L it reads each neighbour's level and, where
+// none is set (CRONO's test before the lock), pushes L + 1 under the
+// neighbour's lock, setting it only where no level is set yet. A barrier ends
+// each level; the run stops after a level that set nothing.
 // Cost: per vertex per level 1 load (its level); per frontier vertex 2 loads
-// (its row) and per neighbour 1 load, a lock/unlock pair, 1 load and at most
-// 1 store; per level one barrier and 1 load of the level's flag.
+// (its row) and per neighbour 1 load (its ID) and 1 load (its level); where
+// unset a lock/unlock pair, 1 load and at most 1 store; per level one barrier
+// and 1 load of the level's flag.
 // workload.use_se_atomics: per neighbour one atomic_rmw cas of L + 1
 // expecting "no level" instead; it set the level where the old value was
 // "no level".
-// workload.test_before_lock: per neighbour 1 load first; the lock (or rmw)
-// only where it read "no level".
+// workload.test_before_lock=false: no load first; every neighbour is locked
+// (or sent the rmw), the protocol before the cited code was read.
 #include "testbenches/workloads/applications.h"
 #include "testbenches/workloads/graph/check_values.h"
 #include "testbenches/workloads/graph/graph_reference.h"

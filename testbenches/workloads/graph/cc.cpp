@@ -1,22 +1,23 @@
 // Connected components (Crono's label propagation, push style): every vertex
 // starts with its own ID as label. In iteration k a core takes each of its
 // vertices whose label changed in iteration k - 1 (all of them in the first)
-// and pushes its label to every neighbour under the neighbour's lock, where
-// it is smaller, recording that the neighbour changed in k. A barrier ends
+// and pushes its label to every neighbour whose label it reads larger, under
+// the neighbour's lock, where it is smaller, recording that the neighbour
+// changed in k. A barrier ends
 // each iteration; the run stops after one that changed nothing. The labels
 // then are the smallest ID of each component.
 // Cost: per vertex per iteration 1 load (when it changed); per active vertex
-// 3 loads (label, row) and per neighbour 1 load, a lock/unlock pair, 1 load
-// and at most 2 stores; per iteration one barrier and 1 load of the flag.
+// 3 loads (label, row) and per neighbour 2 loads (ID, label); where larger a
+// lock/unlock pair, 1 load and at most 2 stores; per iteration one barrier and 1 load of the flag.
 // workload.use_se_atomics: the push is one atomic_rmw min of the label on the
 // neighbour's label; where the old label was larger, the core then stores k
 // into the neighbour's changed_in. The two words no longer change together,
 // which the algorithm allows: every store of iteration k writes k and lands
 // before its barrier, so the neighbour is pushed in k + 1 with a label no
 // larger than the one that lowered it.
-// workload.test_before_lock: per neighbour 1 load of its label first; the
-// lock (or rmw) only where our label is smaller. Labels only fall, so a
-// stale read can only send the core to the lock needlessly.
+// The test before the lock (workload.test_before_lock, the default): labels
+// only fall, so a stale read can only send the core to the lock needlessly;
+// false = every neighbour locked (or sent the rmw), the former protocol.
 #include "testbenches/workloads/applications.h"
 #include "testbenches/workloads/graph/check_values.h"
 #include "testbenches/workloads/graph/graph_reference.h"

@@ -2,14 +2,15 @@
 // the source (the vertex of highest degree), edge weights 1..15 (a seeded
 // hash of the edge, graph_reference.h; stored beside the neighbours). In
 // iteration k a core takes each of its vertices whose distance changed in
-// iteration k - 1 and relaxes every edge under the neighbour's lock,
+// iteration k - 1 and relaxes every edge whose candidate is below the
+// distance it reads (CRONO's test before the lock) under the neighbour's lock,
 // recording that the neighbour changed in k. A barrier ends each iteration;
 // the run stops after one that changed nothing.
 // Cost: as cc, plus 1 load of the weight per edge.
 // workload.use_se_atomics: as cc's, an atomic_rmw min of the candidate
 // distance, then the store of k into changed_in where it lowered the distance.
-// workload.test_before_lock: as cc's, the neighbour's distance read first and
-// the lock (or rmw) only where the candidate is smaller (CRONO's sssp.cc).
+// workload.test_before_lock=false: as cc's, every edge locked (or sent the
+// rmw), the former protocol.
 #include "testbenches/workloads/applications.h"
 #include "testbenches/workloads/graph/check_values.h"
 #include "testbenches/workloads/graph/graph_reference.h"
