@@ -24,7 +24,9 @@ input (the kernel's own synthetic graph).
 ASCYLIB: each structure's objects from its own Makefile, linked with our
 driver; locks from a `LOCK=TAS -fno-inline` build (calls of the lock
 functions inside run_phase), instructions from a `LOCK=NONE` build less the
-allocator's calls.
+allocator's calls; the share of the other instructions (neither loads nor
+stores) executed inside critical sections from the TAS build run again with
+a callgrind dump after every lock call and before every unlock call.
 
 Server loop (`server`): the server of Central and Hier as the paper
 describes it (§5), written in C for this project
@@ -366,6 +368,10 @@ ASCYLIB_STRUCTURES["bst_drachsler_no_ro"] = \
     (ASCYLIB_STRUCTURES["bst_drachsler"][3],) + \
     ASCYLIB_STRUCTURES["bst_drachsler_no_ro"][4:]
 
+# Operations per phase of the critical-section split (a callgrind part per lock
+# and unlock call): the lock-coupling list takes ~10,000 locks per operation.
+SPLIT_OPS = {"linked_list": 2}
+
 LOCK_FUNCTIONS = re.compile(r"^tas_(lock|trylock)(\.|$)")  # GCC clones: tas_lock.isra.0
 UNLOCK_FUNCTIONS = re.compile(r"^tas_unlock(\.|$)")
 ALLOC_FUNCTIONS = re.compile(r"^(ssmem_alloc|ssmem_free|ssalloc\w*|ssfree\w*)(\.|$)")
@@ -499,7 +505,84 @@ def callgrind_phase(exe, phase, initial, ops, work, cache_sim):
     r = run(cmd + [exe, phase, str(initial), str(ops), "1"], work)
     ok = int(re.search(r"^ok (\d+)$", r.stderr, re.M).group(1))
     with open(out) as f:
-        return parse_callgrind_out(f.read()), ok
+        text = f.read()
+    parsed = parse_callgrind_out(text)
+    parsed["arcs"] = parse_callgrind_arcs(text)["arcs"]
+    return parsed, ok
+
+
+def outermost_cost(arcs, pattern):
+    """{Ir, Dr, Dw} of the calls of functions matching `pattern` from
+    functions that do not match it: an allocator that calls another
+    (ssalloc -> ssalloc_alloc, where -fno-inline keeps both) counts once."""
+    out = {"Ir": 0, "Dr": 0, "Dw": 0}
+    for (caller, callee), a in arcs.items():
+        if pattern.match(callee or "") and not pattern.match(caller or ""):
+            for e in out:
+                out[e] += a.get(e, 0)
+    return out
+
+
+def critical_section_split(parts):
+    """Instructions, loads and stores executed while holding a lock and
+    while holding none, from the parts of a callgrind run that dumped after
+    every lock (and trylock) call and before every unlock call, in order.
+    A part's trigger says what ended it, so the locks held during a part
+    are the locks taken before it less those released before it. The
+    inclusive cost of the lock, unlock and allocator calls is left out, as
+    in the per-operation counts. Returns {"inside": {event: n}, "outside":
+    {...}, "parts": n, "locks": n, "unlocks": n}; a run that does not end
+    with every lock released is an error (a trylock that failed in the run
+    would be counted as held)."""
+    held = 0
+    acc = {k: {"Ir": 0, "Dr": 0, "Dw": 0} for k in ("inside", "outside")}
+    locks = unlocks = 0
+    left_out = re.compile("|".join(p.pattern for p in (LOCK_FUNCTIONS, UNLOCK_FUNCTIONS,
+                                                        ALLOC_FUNCTIONS)))
+    for text in parts:
+        m = re.search(r"^desc: Trigger: (.*)$", text, re.M)
+        trigger = m.group(1) if m else ""
+        p = parse_callgrind_arcs(text)
+        side = acc["inside" if held > 0 else "outside"]
+        out = outermost_cost(p["arcs"], left_out)
+        for e in side:
+            side[e] += p["totals"].get(e, 0) - out[e]
+        if trigger.startswith("--dump-after="):
+            held += 1
+            locks += 1
+        elif trigger.startswith("--dump-before="):
+            held -= 1
+            unlocks += 1
+            if held < 0:
+                raise ValueError("an unlock without a lock held")
+    if held != 0:
+        raise ValueError(f"the run ends with {held} locks held")
+    return {**acc, "parts": len(parts), "locks": locks, "unlocks": unlocks}
+
+
+def read_parts(out):
+    """The parts of a callgrind run with dumps: out.1, out.2, ... then out (the last)."""
+    d, base = os.path.split(out)
+    numbered = sorted((f for f in os.listdir(d) if re.fullmatch(re.escape(base) + r"\.\d+", f)),
+                      key=lambda f: int(f.rsplit(".", 1)[1]))
+    texts = []
+    for f in numbered + [base]:
+        with open(os.path.join(d, f)) as fh:
+            texts.append(fh.read())
+    return texts
+
+
+def callgrind_split(exe, phase, initial, ops, work):
+    d = os.path.join(work, f"split-{os.path.basename(exe)}-{phase}")
+    os.makedirs(d, exist_ok=True)
+    out = os.path.join(d, "cg.out")
+    run(["valgrind", "--tool=callgrind", "--instr-atstart=no", "--toggle-collect=run_phase",
+         "--cache-sim=yes", "--dump-after=tas_lock*", "--dump-after=tas_trylock*",
+         "--dump-before=tas_unlock*", "--callgrind-out-file=" + out,
+         exe, phase, str(initial), str(ops), "1"], work)
+    split = critical_section_split(read_parts(out))
+    shutil.rmtree(d)  # one file per lock call
+    return split
 
 
 def measure_ascylib(checkout, name, work):
@@ -518,17 +601,30 @@ def measure_ascylib(checkout, name, work):
         unlocks = count(cnt["calls"], UNLOCK_FUNCTIONS)
         mea, ok2 = callgrind_phase(plain, ph, initial, ops, work, True)
         t = mea["totals"]
-        alloc = {e: sum(c.get(e, 0) for f, c in mea["call_cost"].items()
-                        if ALLOC_FUNCTIONS.match(f)) for e in ("Ir", "Dr", "Dw")}
+        alloc = outermost_cost(mea["arcs"], ALLOC_FUNCTIONS)
         ir = t["Ir"] - alloc["Ir"]
         dr = t.get("Dr", 0) - alloc["Dr"]
         dw = t.get("Dw", 0) - alloc["Dw"]
+        # The share of the other instructions (neither loads nor stores) that
+        # run inside critical sections, from the TAS build (where the lock
+        # calls are calls), applied to the LOCK=NONE build's count.
+        sops = SPLIT_OPS.get(name, ops)
+        sp = callgrind_split(counting, ph, initial, sops, work)
+        other = {k: sp[k]["Ir"] - sp[k]["Dr"] - sp[k]["Dw"] for k in ("inside", "outside")}
+        share = other["inside"] / (other["inside"] + other["outside"]) \
+            if other["inside"] + other["outside"] > 0 else 0.0
         rows.append({"phase": ph, "ops": ops, "succeeded": ok,
                      "succeeded_plain_build": ok2,
                      "locks_per_op": locks / ops, "unlocks_per_op": unlocks / ops,
                      "instructions_per_op": ir / ops, "loads_per_op": dr / ops,
                      "stores_per_op": dw / ops,
-                     "allocator_instructions_per_op": alloc["Ir"] / ops})
+                     "allocator_instructions_per_op": alloc["Ir"] / ops,
+                     "other_per_op": (ir - dr - dw) / ops,
+                     "other_inside_share": share,
+                     "other_inside_per_op": (ir - dr - dw) / ops * share,
+                     "split_build": {"ops": sops,
+                                     "other_inside_per_op": other["inside"] / sops,
+                                     "other_outside_per_op": other["outside"] / sops}})
     return {"structure": name, "source": ASCYLIB_STRUCTURES[name][0],
             "make": ASCYLIB_STRUCTURES[name][1], "initial": initial,
             "phases": rows}
@@ -542,15 +638,18 @@ def cmd_ascylib(a):
            "structures": res}
     print(f"ASCYLIB {out['commit'] or '(commit unknown)'}; 1 thread; "
           "locks from a -O2 -fno-inline TAS build, instructions from a -O2 "
-          "LOCK=NONE build (allocator calls excluded)")
+          "LOCK=NONE build (allocator calls excluded); other = neither load nor "
+          "store, in locks = its share inside critical sections (TAS build)")
     print(f"{'structure':20} {'phase':12} {'init':>6} {'ok':>5}/{'ops':<5} "
-          f"{'locks/op':>8} {'instr/op':>9} {'ld/op':>7} {'st/op':>6}")
+          f"{'locks/op':>8} {'instr/op':>9} {'ld/op':>7} {'st/op':>6} "
+          f"{'other/op':>9} {'in locks':>9}")
     for r in res:
         for p in r["phases"]:
             print(f"{r['structure']:20} {p['phase']:12} {r['initial']:6} "
                   f"{p['succeeded']:5}/{p['ops']:<5} {p['locks_per_op']:8.2f} "
                   f"{p['instructions_per_op']:9.1f} {p['loads_per_op']:7.1f} "
-                  f"{p['stores_per_op']:6.1f}")
+                  f"{p['stores_per_op']:6.1f} {p['other_per_op']:9.1f} "
+                  f"{p['other_inside_per_op']:9.1f}")
     finish(a, out, work)
 
 

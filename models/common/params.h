@@ -241,6 +241,11 @@ struct WorkloadParams {
     /// "test and test and set"); off = lock every neighbour read, the
     /// protocol before the cited code was read (docs/workloads.md).
     bool test_before_lock = true;
+    /// The data structures: `none` executes only their loads, stores and
+    /// Table 2 calls; `measured` adds the other instructions the cited code
+    /// executes per operation, inside and outside its locks as it does
+    /// (ASCYLIB, counted with callgrind; docs/workloads.md).
+    std::string op_work = "none";
     std::string partition = "contiguous"; ///< vertices over units: contiguous or metis
     std::string series;                   ///< time-series file; empty = a seeded random walk
     unsigned series_column = 1;           ///< column of a CSV series (1 = the first)

@@ -301,6 +301,7 @@ const std::vector<Field>& fields() {
         extension_key(SYNCRON_FIELD(workload, counter_update)),
         extension_key(SYNCRON_FIELD(workload, use_se_atomics)),
         extension_key(SYNCRON_FIELD(workload, test_before_lock)),
+        extension_key(SYNCRON_FIELD(workload, op_work)),
         SYNCRON_FIELD(check, protocol),
         SYNCRON_FIELD(check, coherence),
         SYNCRON_NUMBER(server, instructions_per_request, 1, 1e6),
@@ -627,6 +628,8 @@ void validate(const SimParams& p) {
             "must be snap, mtx or empty (by the file's extension); got " + json_excerpt(json(wl.graph_format)));
     require(wl.partition == "contiguous" || wl.partition == "metis", "workload.partition",
             "must be contiguous or metis; got " + json_excerpt(json(wl.partition)));
+    require(wl.op_work == "none" || wl.op_work == "measured", "workload.op_work",
+            "must be none or measured; got " + json_excerpt(json(wl.op_work)));
     require(wl.counter_update == "se_rmw" || wl.counter_update == "lock" || wl.counter_update == "remote_atomic",
             "workload.counter_update",
             "must be se_rmw, lock or remote_atomic; got " + json_excerpt(json(wl.counter_update)));

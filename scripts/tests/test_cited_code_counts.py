@@ -77,6 +77,48 @@ class RawParser(unittest.TestCase):
         self.assertTrue(ccc.ALLOC_FUNCTIONS.match("ssmem_free"))
 
 
+class CriticalSectionSplit(unittest.TestCase):
+    """toy.c's run_split, three rounds of hand-over-hand locking, dumped
+    after every tas_lock and before every tas_unlock (record.sh)."""
+
+    def setUp(self):
+        with open(os.path.join(DATA, "split.out")) as f:
+            text = f.read()
+        self.parts = ["# callgrind format" + p for p in text.split("# callgrind format")[1:]]
+
+    def test_parts_in_order(self):
+        r = ccc.critical_section_split(self.parts)
+        self.assertEqual((r["parts"], r["locks"], r["unlocks"]), (13, 6, 6))
+
+    def test_inside_is_every_part_with_a_lock_held(self):
+        # per round: before the first lock 13 (15 less tas_lock's 2) in the
+        # first round, 8 later (12 less the previous round's tas_unlock and
+        # this round's tas_lock); held: 6 + 5 + 6 (8 less a lock or unlock
+        # call each); after the last unlock 4 (6 less tas_unlock's 2)
+        r = ccc.critical_section_split(self.parts)
+        self.assertEqual(r["inside"]["Ir"], 3 * (6 + 5 + 6))
+        self.assertEqual(r["outside"]["Ir"], 13 + 8 + 8 + 4)
+        self.assertEqual((r["inside"]["Dr"], r["inside"]["Dw"]), (9, 18))
+        self.assertEqual((r["outside"]["Dr"], r["outside"]["Dw"]), (5, 6))
+
+    def test_a_nested_allocator_call_is_left_out_once(self):
+        # ssalloc -> ssalloc_alloc, both kept by -fno-inline: only the outer call
+        arcs = {("new_node", "ssalloc"): {"calls": 1, "Ir": 181, "Dr": 40, "Dw": 30},
+                ("ssalloc", "ssalloc_alloc"): {"calls": 1, "Ir": 178, "Dr": 39, "Dw": 29},
+                ("run_phase", "tas_lock.isra.0"): {"calls": 1, "Ir": 8, "Dr": 1, "Dw": 1},
+                ("run_phase", "new_node"): {"calls": 1, "Ir": 200, "Dr": 45, "Dw": 33}}
+        self.assertEqual(ccc.outermost_cost(arcs, ccc.ALLOC_FUNCTIONS),
+                         {"Ir": 181, "Dr": 40, "Dw": 30})
+
+    def test_unbalanced_runs_are_refused(self):
+        # a run that ends holding a lock (a trylock that failed would look so)
+        with self.assertRaisesRegex(ValueError, "ends with 1 locks held"):
+            ccc.critical_section_split(self.parts[:1] + self.parts[-1:])
+        # an unlock before any lock
+        with self.assertRaisesRegex(ValueError, "unlock without a lock"):
+            ccc.critical_section_split(self.parts[2:3])
+
+
 class SourceHelpers(unittest.TestCase):
     def test_gcov_counts(self):
         text = ("        -:    0:Source:k.cc\n"

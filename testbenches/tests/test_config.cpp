@@ -143,6 +143,19 @@ TEST_CASE("config: workload.use_se_atomics is written only when set and refused 
     expect_error(with("workload", "use_se_atomics", 1), {"'workload.use_se_atomics'"});
 }
 
+TEST_CASE("config: workload.op_work is none by default, written only when set, and names the key when wrong",
+          "[config]") {
+    SimParams p;
+    CHECK(p.workload.op_work == "none");
+    CHECK_FALSE(to_json(p)["workload"].contains("op_work")); // statistics of other runs stay as they were
+    json cfg = json::object();
+    apply_set(cfg, "workload.op_work=measured");
+    const SimParams m = from_json(cfg);
+    CHECK(m.workload.op_work == "measured");
+    CHECK(to_json(m)["workload"]["op_work"] == "measured");
+    expect_error(with("workload", "op_work", "ascylib"), {"workload.op_work", "none or measured", "ascylib"});
+}
+
 TEST_CASE("config: workload.test_before_lock is on by default and written only when turned off", "[config]") {
     SimParams p;
     CHECK(p.workload.test_before_lock);                               // the cited code's protocol (docs/workloads.md)

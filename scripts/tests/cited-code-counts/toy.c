@@ -38,9 +38,31 @@ __attribute__((noinline)) long run_phase(long n) {
   return s;
 }
 
+/* hand over hand: two locks held at once, then one, then none */
+__attribute__((noinline)) long run_split(long n) {
+  static volatile int a, b2;
+  static volatile long x;
+  for (long i = 0; i < n; ++i) {
+    x += i;            /* outside */
+    tas_lock(&a);
+    x += 2 * i;        /* inside: a */
+    tas_lock(&b2);
+    x += 3 * i;        /* inside: a and b2 */
+    tas_unlock(&a);
+    x += 4 * i;        /* inside: b2 */
+    tas_unlock(&b2);
+  }
+  return x;
+}
+
 int main(int argc, char** argv) {
   pthread_barrier_init(&b, 0, 1);
-  if (argc > 1) { /* raw mode: instrument run_phase only */
+  if (argc > 1 && argv[1][0] == 's') { /* split mode: parts dumped at lock calls */
+    CALLGRIND_START_INSTRUMENTATION;
+    long s = run_split(3);
+    CALLGRIND_STOP_INSTRUMENTATION;
+    printf("%ld\n", s);
+  } else if (argc > 1) { /* raw mode: instrument run_phase only */
     tas_lock(&word); /* calls outside run_phase must not be counted */
     tas_unlock(&word);
     CALLGRIND_START_INSTRUMENTATION;

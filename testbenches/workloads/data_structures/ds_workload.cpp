@@ -10,7 +10,7 @@ DataStructureWorkload::DataStructureWorkload(const WorkloadParams& p)
     : m_shape(data_structure_shape(p.name)), m_elements(p.elements.value_or(m_shape.elements)),
       m_update(p.update_percent.value_or(m_shape.update_percent)),
       m_insert(p.insert_percent.value_or(m_shape.insert_percent)), m_ops(p.ops.value_or(m_shape.default_ops)),
-      m_seed(p.seed) {
+      m_seed(p.seed), m_op_work(p.op_work == "measured") {
     const std::string w = "workload " + m_shape.name + ": ";
     if (m_elements == 0) throw std::invalid_argument(w + "workload.elements must be at least 1");
     if (m_elements > (uint64_t(1) << 40))
@@ -20,6 +20,8 @@ DataStructureWorkload::DataStructureWorkload(const WorkloadParams& p)
     if (m_insert > 100)
         throw std::invalid_argument(w + "workload.insert_percent must be in 0..100, got " + std::to_string(m_insert));
     if (m_ops == 0) throw std::invalid_argument(w + "workload.ops must be at least 1");
+    if (p.op_work != "none" && p.op_work != "measured")
+        throw std::invalid_argument(w + "workload.op_work must be none or measured, got '" + p.op_work + "'");
 }
 
 void DataStructureWorkload::setup(Driver& d) {
@@ -75,6 +77,7 @@ void DataStructureWorkload::run(CoreApi& c) {
         if (percent(rng) < m_update) op = percent(rng) < m_insert ? Op::insert : Op::remove;
         const uint64_t kv = key(rng);
         const bool ok = execute(c, op, kv);
+        if (m_op_work) charge(c, measured_work().of(op, ok).outside);
         ++m_count[static_cast<unsigned>(op)];
         if (ok) ++m_succeeded[static_cast<unsigned>(op)];
         ++m_done;

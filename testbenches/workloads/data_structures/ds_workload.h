@@ -21,6 +21,29 @@ class DataStructureWorkload : public Workload {
 public:
     enum class Op { insert, remove, lookup };
 
+    /// Instructions besides loads, stores and Table 2 calls that the cited
+    /// code executes in one operation (workload.op_work=measured;
+    /// docs/workloads.md, "Work per edge / per operation, measured"):
+    /// `outside` its locks, charged after the operation, and `inside` them,
+    /// charged by the structure while it holds its locks.
+    struct Work {
+        unsigned outside = 0, inside = 0;
+    };
+    /// A structure's measured work by kind of operation and outcome (a
+    /// container's push is an insert, its pop a remove); zero where the
+    /// cited code was not measured.
+    struct MeasuredWork {
+        Work lookup_hit, lookup_miss, insert_ok, insert_fail, remove_ok, remove_fail;
+        Work of(Op op, bool ok) const {
+            switch (op) {
+            case Op::insert: return ok ? insert_ok : insert_fail;
+            case Op::remove: return ok ? remove_ok : remove_fail;
+            case Op::lookup: break;
+            }
+            return ok ? lookup_hit : lookup_miss;
+        }
+    };
+
     explicit DataStructureWorkload(const WorkloadParams& p);
 
     std::string name() const override { return m_shape.name; }
@@ -29,6 +52,9 @@ public:
     void run(CoreApi& c) final;
     CheckResult check(Driver& d) final;
     void report_stats(const StatContext& ctx, nlohmann::json& out) const override;
+    /// The cited code's measured work (workload.op_work=measured); none
+    /// where a structure has no measured counterpart.
+    virtual MeasuredWork measured_work() const { return {}; }
 
 protected:
     /// Builds the structure with its initial keys in simulated memory.
@@ -41,6 +67,17 @@ protected:
     virtual bool execute(CoreApi& c, Op op, uint64_t key) = 0;
     /// Reads the structure back and checks it against the replay of the log.
     virtual void verify(Driver& d, CheckResult& r) = 0;
+
+    /// workload.op_work=measured.
+    bool op_work() const { return m_op_work; }
+    /// Executes the inside part of the measured work of `op` with outcome
+    /// `ok`; a structure calls it while holding the operation's locks.
+    void work_inside(CoreApi& c, Op op, bool ok) const {
+        if (m_op_work) charge(c, measured_work().of(op, ok).inside);
+    }
+    static void charge(CoreApi& c, unsigned instructions) {
+        if (instructions > 0) c.compute(instructions);
+    }
 
     uint64_t elements() const { return m_elements; }
     unsigned update_percent() const { return m_update; }
@@ -69,6 +106,7 @@ private:
     uint64_t m_elements;
     unsigned m_update, m_insert, m_ops;
     uint64_t m_seed;
+    bool m_op_work;
     unsigned m_units = 1, m_cores = 0;
     uint64_t m_done = 0;
     std::array<uint64_t, 3> m_count{}, m_succeeded{};

@@ -108,8 +108,23 @@ protected:
             m_log.remove(me, key, found);
             break;
         }
+        work_inside(c, op, ok);
         c.lock_release(lock);
         return ok;
+    }
+
+    // The cited code's work per operation besides loads and stores,
+    // {outside, inside} its locks (workload.op_work=measured): ASCYLIB
+    // 3c2d1a2 `src/hashtable-coupling` built G=GL, gcc -O2, callgrind, 1K elements; docs/workloads.md.
+    MeasuredWork measured_work() const override {
+        MeasuredWork w;
+        w.lookup_hit = {15, 8};
+        w.lookup_miss = {15, 9};
+        w.insert_ok = {22, 23};
+        w.insert_fail = {22, 12};
+        w.remove_ok = {18, 13};
+        w.remove_fail = {17, 12};
+        return w;
     }
 
     void verify(Driver& d, CheckResult& r) override { read_back(d, r); }
