@@ -108,12 +108,14 @@ constexpr double kPow30 = 1 << 30;
 constexpr double kPow40 = 1ull << 40;
 constexpr double kPow48 = 1ull << 48;
 constexpr double kUint64Max = 18446744073709551615.0;
+constexpr double kUint32Max = 4294967295.0;
 
 bool is_numeric(Kind k) { return k == Kind::uint32 || k == Kind::uint64 || k == Kind::real; }
 
 // A bound as people write it: 64, 0.01, 10^6, 2^20.
 std::string bound_text(double x) {
     if (x >= kUint64Max) return "2^64-1"; // the double rounds it up to 2^64
+    if (x == kUint32Max) return "2^32-1";
     for (int e = 5; e <= 18; ++e)
         if (x == std::pow(10.0, e)) return "10^" + std::to_string(e);
     for (int e = 16; e <= 63; ++e)
@@ -245,7 +247,8 @@ const std::vector<Field>& fields() {
         SYNCRON_NUMBER(se, st_entries, 0, kPow20),
         SYNCRON_NUMBER(se, indexing_counters, 1, kPow20),
         SYNCRON_NUMBER(se, buffer_messages, 1, kPow20),
-        SYNCRON_NUMBER(se, lock_fairness_threshold, 0, 1e9),
+        // What the fabric's FAIRNESS register takes at run time (4 bytes).
+        SYNCRON_NUMBER(se, lock_fairness_threshold, 0, kUint32Max),
         SYNCRON_NUMBER(core, clock_ghz, 0.01, 100),
         SYNCRON_NUMBER(core, quantum_ns, 0.001, 1e6),
         SYNCRON_NUMBER(core, l1_bytes, 1, kPow30),

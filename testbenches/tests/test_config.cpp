@@ -517,6 +517,14 @@ TEST_CASE("config: a value out of its range is refused, naming the key and the r
     // Inside the range, at both ends, is fine.
     cfg = {{"link", {{"latency_ns", 0}, {"bandwidth_gbps", 1e6}}}};
     CHECK_NOTHROW(syncron::from_json(cfg));
+    // The lock fairness threshold takes what the FAIRNESS register takes at
+    // run time (4 bytes), no less.
+    cfg = {{"se", {{"lock_fairness_threshold", 4294967295u}}}};
+    CHECK(syncron::from_json(cfg).se.lock_fairness_threshold == 4294967295u);
+    cfg = {{"se", {{"lock_fairness_threshold", 4294967296u}}}};
+    CHECK_THROWS_WITH(syncron::from_json(cfg),
+                      Catch::Contains("'se.lock_fairness_threshold'") && Catch::Contains("4294967295"));
+    CHECK(syncron::valid_range("se", "lock_fairness_threshold") == "0..2^32-1");
 }
 
 TEST_CASE("config: check_keys sees a bad value a flag would replace", "[config][ranges]") {
