@@ -8,8 +8,8 @@
 
 #include <string>
 
+#include "platforms/workload_registry.h"
 #include "testbenches/tests/host_rig.h"
-#include "testbenches/workloads/data_structures/data_structures.h"
 #include "testbenches/workloads/data_structures/ds_workload.h"
 
 using namespace syncron;
@@ -18,18 +18,6 @@ using test::HostRig;
 namespace {
 
 using Op = DataStructureWorkload::Op;
-
-std::unique_ptr<Workload> make(const WorkloadParams& p) {
-    if (p.name == "stack") return make_stack(p);
-    if (p.name == "queue") return make_queue(p);
-    if (p.name == "array_map") return make_array_map(p);
-    if (p.name == "priority_queue") return make_priority_queue(p);
-    if (p.name == "skip_list") return make_skip_list(p);
-    if (p.name == "hash_table") return make_hash_table(p);
-    if (p.name == "linked_list") return make_linked_list(p);
-    if (p.name == "bst_fg") return make_bst_fg(p);
-    return make_bst_drachsler(p);
-}
 
 /// The kind and outcome of the operation a core just ran, from the counters.
 struct Outcome {
@@ -59,7 +47,7 @@ TEST_CASE("op_work=measured: each operation computes the cited code's work, its 
     p.update_percent = update;
     p.insert_percent = 50;
     p.op_work = "measured";
-    auto w = make(p);
+    auto w = WorkloadRegistry::instance().make(p);
     auto& ds = dynamic_cast<DataStructureWorkload&>(*w);
     HostRig rig(2, kCores);
     w->setup(rig);
@@ -103,7 +91,7 @@ TEST_CASE("op_work=none (the default) adds no computation to any data structure"
     p.update_percent = 50;
     p.insert_percent = 50;
     CHECK(p.op_work == "none");
-    auto w = make(p);
+    auto w = WorkloadRegistry::instance().make(p);
     HostRig rig(2, 60);
     w->setup(rig);
     for (unsigned core = 0; core < 60; ++core) {
