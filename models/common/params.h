@@ -246,6 +246,12 @@ struct WorkloadParams {
     /// executes per operation, inside and outside its locks as it does
     /// (ASCYLIB, counted with callgrind; docs/workloads.md).
     std::string op_work = "none";
+    /// pr: `push` adds each vertex's share to its neighbours' sums, one lock
+    /// per edge (the push style the paper names for its kernels); `pull` is
+    /// CRONO's pagerank_lock.cc: each vertex sums its neighbours' ranks with
+    /// no lock, one global lock per dangling vertex, four barriers per
+    /// iteration (docs/workloads.md).
+    std::string pr_style = "push";
     std::string partition = "contiguous"; ///< vertices over units: contiguous or metis
     std::string series;                   ///< time-series file; empty = a seeded random walk
     unsigned series_column = 1;           ///< column of a CSV series (1 = the first)

@@ -305,6 +305,7 @@ const std::vector<Field>& fields() {
         extension_key(SYNCRON_FIELD(workload, use_se_atomics)),
         extension_key(SYNCRON_FIELD(workload, test_before_lock)),
         extension_key(SYNCRON_FIELD(workload, op_work)),
+        extension_key(SYNCRON_FIELD(workload, pr_style)),
         SYNCRON_FIELD(check, protocol),
         SYNCRON_FIELD(check, coherence),
         SYNCRON_NUMBER(server, instructions_per_request, 1, 1e6),
@@ -633,6 +634,8 @@ void validate(const SimParams& p) {
             "must be contiguous or metis; got " + json_excerpt(json(wl.partition)));
     require(wl.op_work == "none" || wl.op_work == "measured", "workload.op_work",
             "must be none or measured; got " + json_excerpt(json(wl.op_work)));
+    require(wl.pr_style == "push" || wl.pr_style == "pull", "workload.pr_style",
+            "must be push or pull; got " + json_excerpt(json(wl.pr_style)));
     require(wl.counter_update == "se_rmw" || wl.counter_update == "lock" || wl.counter_update == "remote_atomic",
             "workload.counter_update",
             "must be se_rmw, lock or remote_atomic; got " + json_excerpt(json(wl.counter_update)));

@@ -156,6 +156,19 @@ TEST_CASE("config: workload.op_work is none by default, written only when set, a
     expect_error(with("workload", "op_work", "ascylib"), {"workload.op_work", "none or measured", "ascylib"});
 }
 
+TEST_CASE("config: workload.pr_style is push by default, written only when pull, and names the key when wrong",
+          "[config]") {
+    SimParams p;
+    CHECK(p.workload.pr_style == "push");
+    CHECK_FALSE(to_json(p)["workload"].contains("pr_style")); // statistics of other runs stay as they were
+    json cfg = json::object();
+    apply_set(cfg, "workload.pr_style=pull");
+    const SimParams m = from_json(cfg);
+    CHECK(m.workload.pr_style == "pull");
+    CHECK(to_json(m)["workload"]["pr_style"] == "pull");
+    expect_error(with("workload", "pr_style", "gather"), {"workload.pr_style", "push or pull", "gather"});
+}
+
 TEST_CASE("config: workload.test_before_lock is on by default and written only when turned off", "[config]") {
     SimParams p;
     CHECK(p.workload.test_before_lock);                               // the cited code's protocol (docs/workloads.md)

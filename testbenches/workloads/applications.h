@@ -21,6 +21,8 @@ std::unique_ptr<Workload> make_bfs(const WorkloadParams& p);
 std::unique_ptr<Workload> make_cc(const WorkloadParams& p);
 std::unique_ptr<Workload> make_sssp(const WorkloadParams& p);
 std::unique_ptr<Workload> make_pr(const WorkloadParams& p);
+/// pr with workload.pr_style=pull (CRONO's pagerank_lock.cc); make_pr chooses it.
+std::unique_ptr<Workload> make_pr_pull(const WorkloadParams& p);
 std::unique_ptr<Workload> make_tf(const WorkloadParams& p);
 std::unique_ptr<Workload> make_tc(const WorkloadParams& p);
 std::unique_ptr<Workload> make_ts(const WorkloadParams& p);

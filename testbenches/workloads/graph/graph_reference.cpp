@@ -101,6 +101,24 @@ std::vector<double> pagerank(const Graph& g, unsigned iterations) {
     return rank;
 }
 
+std::vector<double> pagerank_pull(const Graph& g, unsigned iterations) {
+    const double n = g.vertices;
+    std::vector<double> rank(g.vertices, 1.0 / n), next(g.vertices, 0.0);
+    for (unsigned k = 0; k < iterations; ++k) {
+        double dangling = 0;
+        for (uint32_t v = 0; v < g.vertices; ++v)
+            if (g.degree(v) == 0) dangling += rank[v];
+        for (uint32_t v = 0; v < g.vertices; ++v) {
+            double sum = 0;
+            for (uint64_t i = g.offsets[v]; i < g.offsets[v + 1]; ++i)
+                sum += rank[g.neighbours[i]] / double(g.degree(g.neighbours[i]));
+            next[v] = (1.0 - kPageRankDamping) / n + kPageRankDamping * (sum + dangling / n);
+        }
+        rank.swap(next);
+    }
+    return rank;
+}
+
 std::vector<uint64_t> teen_followers(const Graph& g, uint64_t seed) {
     std::vector<uint64_t> count(g.vertices, 0);
     for (uint32_t v = 0; v < g.vertices; ++v) {

@@ -27,6 +27,10 @@ std::vector<uint64_t> shortest_distances(const Graph& g, uint32_t source, uint64
 /// PageRank after `iterations` synchronous steps from 1/n, damping 0.85;
 /// a vertex without edges keeps only (1 - d) / n.
 std::vector<double> pagerank(const Graph& g, unsigned iterations);
+/// The same steps pulled (each vertex sums rank/degree over its neighbours,
+/// in row order) with the dangling vertices' rank spread evenly over all n:
+/// (1 - d) / n + d * (sum + dangling / n). The ranks sum to 1.
+std::vector<double> pagerank_pull(const Graph& g, unsigned iterations);
 /// Per vertex, how many of its neighbours are teenagers.
 std::vector<uint64_t> teen_followers(const Graph& g, uint64_t seed);
 /// Per vertex, the triangles it is part of.

@@ -211,6 +211,36 @@ void GraphWorkload::barrier(CoreApi& c) {
     ++m_barrier_waits;
 }
 
+GraphWorkload::Global GraphWorkload::add_global(Driver& d) {
+    Global g;
+    g.lock = d.create_syncvar(m_flag_unit);
+    g.word = d.allocate(m_flag_unit, kWordBytes, Sharing::shared);
+    return g;
+}
+
+void GraphWorkload::lock(CoreApi& c, const Global& g) {
+    c.lock_acquire(g.lock);
+    ++m_lock_acquisitions;
+}
+
+void GraphWorkload::unlock(CoreApi& c, const Global& g) { c.lock_release(g.lock); }
+
+uint64_t GraphWorkload::load(CoreApi& c, const Global& g) {
+    count(c, m_flag_unit);
+    return c.load(g.word, kWordBytes);
+}
+
+void GraphWorkload::store(CoreApi& c, const Global& g, uint64_t value) {
+    count(c, m_flag_unit);
+    c.store(g.word, value, kWordBytes);
+}
+
+uint64_t GraphWorkload::rmw(CoreApi& c, const Global& g, RmwOp op, uint64_t operand, uint64_t expected) {
+    count(c, m_flag_unit);
+    ++m_rmws;
+    return c.atomic_rmw(g.word, op, operand, expected);
+}
+
 void GraphWorkload::mark_changed(CoreApi& c, uint64_t k) {
     if (k >= m_flag_count) throw std::logic_error(m_name + ": iteration " + std::to_string(k) + " beyond the flags");
     count(c, m_flag_unit);

@@ -99,6 +99,22 @@ protected:
     uint64_t rmw(CoreApi& c, unsigned array, uint32_t v, RmwOp op, uint64_t operand, uint64_t expected = 0);
     /// The barrier across all client cores that ends an iteration.
     void barrier(CoreApi& c);
+    /// One variable for the whole graph: a lock and a shared word, homed with
+    /// the iteration flags (CRONO's pagerank_lock.cc guards its sum of the
+    /// dangling pages with one global lock). Create it in initialise().
+    struct Global {
+        SyncVar lock = 0;
+        uint64_t word = 0;
+    };
+    Global add_global(Driver& d);
+    void lock(CoreApi& c, const Global& g);
+    void unlock(CoreApi& c, const Global& g);
+    uint64_t load(CoreApi& c, const Global& g);
+    void store(CoreApi& c, const Global& g, uint64_t value);
+    uint64_t rmw(CoreApi& c, const Global& g, RmwOp op, uint64_t operand, uint64_t expected = 0);
+    /// The core that does a kernel's one-core steps: the first client core
+    /// of the first unit with client cores (CRONO's thread 0).
+    bool leader(const CoreApi& c) const { return c.unit() == m_workers.front() && c.local_id() == 0; }
     /// Records that iteration `k` changed something (one store by the core).
     void mark_changed(CoreApi& c, uint64_t k);
     /// After the barrier of iteration `k`: whether any core changed something.

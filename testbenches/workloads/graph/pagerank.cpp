@@ -1,4 +1,5 @@
-// PageRank (Crono's pagerank, push style), workload.ops iterations (default
+// PageRank in the push style (workload.pr_style=push, the default; pull:
+// pagerank_pull.cpp), workload.ops iterations (default
 // 10), damping 0.85, from 1/n. In each iteration a core pushes rank/degree
 // of each of its vertices into every neighbour's accumulator under the
 // neighbour's lock; after a barrier it sets each of its vertices' rank to
@@ -17,27 +18,15 @@
 // Fixed point would allow one fetch_add but change the ranks the check
 // compares with the host's doubles.
 #include <cmath>
-#include <cstring>
 
 #include "testbenches/workloads/applications.h"
+#include "testbenches/workloads/double_bits.h"
 #include "testbenches/workloads/graph/check_values.h"
 #include "testbenches/workloads/graph/graph_reference.h"
 #include "testbenches/workloads/graph/graph_workload.h"
 
 namespace syncron {
 namespace {
-
-uint64_t bits(double x) {
-    uint64_t b = 0;
-    std::memcpy(&b, &x, sizeof b);
-    return b;
-}
-
-double real(uint64_t b) {
-    double x = 0;
-    std::memcpy(&x, &b, sizeof x);
-    return x;
-}
 
 constexpr double kTolerance = 1e-9;
 
@@ -127,6 +116,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<Workload> make_pr(const WorkloadParams& p) { return std::make_unique<PageRank>(p); }
+std::unique_ptr<Workload> make_pr(const WorkloadParams& p) {
+    if (p.pr_style == "pull") return make_pr_pull(p);
+    return std::make_unique<PageRank>(p);
+}
 
 } // namespace syncron

@@ -18,28 +18,16 @@
 // 4 of the statistics, about 20 instructions, and two lock/unlock pairs each
 // with 1 load and up to 2 stores.
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 
 #include "testbenches/workloads/applications.h"
+#include "testbenches/workloads/double_bits.h"
 #include "testbenches/workloads/timeseries/matrix_profile.h"
 #include "testbenches/workloads/timeseries/series.h"
 
 namespace syncron {
 namespace {
-
-uint64_t bits(double x) {
-    uint64_t b = 0;
-    std::memcpy(&b, &x, sizeof b);
-    return b;
-}
-
-double real(uint64_t b) {
-    double x = 0;
-    std::memcpy(&x, &b, sizeof x);
-    return x;
-}
 
 class Scrimp final : public Workload {
 public:
