@@ -28,6 +28,7 @@ public:
     /// charged by the structure while it holds its locks.
     struct Work {
         unsigned outside = 0, inside = 0;
+        unsigned per_lock = 0; ///< also inside, per lock taken (a lock-coupling walk)
     };
     /// A structure's measured work by kind of operation and outcome (a
     /// container's push is an insert, its pop a remove); zero where the

@@ -80,9 +80,9 @@ protected:
         const unsigned p = partition_of(key);
         const unsigned me = c.global_id();
         // Lock coupling: hold pred, lock curr, and only then let pred go.
-        // workload.op_work=measured: ASCYLIB's list executes 3 (lookup) or 4
-        // (update) other instructions per lock it takes, all with a lock held.
-        const unsigned per_lock = op_work() ? (op == Op::lookup ? 3 : 4) : 0;
+        // workload.op_work=measured: ASCYLIB's list executes its inside work
+        // per lock it takes (the same for either outcome of an operation).
+        const unsigned per_lock = op_work() ? measured_work().of(op, true).per_lock : 0;
         uint64_t pred = m_head[p];
         SyncVar pred_lock = c.load(pred + kLock, kWord);
         c.lock_acquire(pred_lock);
@@ -130,17 +130,17 @@ protected:
     }
 
     // The cited code's work per operation besides loads and stores,
-    // {outside, inside} its locks (workload.op_work=measured): ASCYLIB
-    // 3c2d1a2 `src/linkedlist-coupling`, gcc -O2, callgrind, 20K elements; docs/workloads.md.
-    // Inside: per lock taken (execute); here the rest of an operation.
+    // {outside, inside, inside per lock taken} (workload.op_work=measured):
+    // ASCYLIB 3c2d1a2 `src/linkedlist-coupling`, gcc -O2, callgrind, 20K
+    // elements; docs/workloads.md. Its inside work is all per lock (execute).
     MeasuredWork measured_work() const override {
         MeasuredWork w;
-        w.lookup_hit = {6, 0};
-        w.lookup_miss = {23, 0};
-        w.insert_ok = {45, 0};
-        w.insert_fail = {12, 0};
-        w.remove_ok = {10, 0};
-        w.remove_fail = {37, 0};
+        w.lookup_hit = {6, 0, 3};
+        w.lookup_miss = {23, 0, 3};
+        w.insert_ok = {45, 0, 4};
+        w.insert_fail = {12, 0, 4};
+        w.remove_ok = {10, 0, 4};
+        w.remove_fail = {37, 0, 4};
         return w;
     }
 
