@@ -143,30 +143,28 @@ TEST_CASE("config: workload.use_se_atomics is written only when set and refused 
     expect_error(with("workload", "use_se_atomics", 1), {"'workload.use_se_atomics'"});
 }
 
-TEST_CASE("config: workload.op_work is none by default, written only when set, and names the key when wrong",
+TEST_CASE("config: the workload's evidence keys (op_work and pr_style) keep their default unwritten and name the "
+          "key when wrong",
           "[config]") {
-    SimParams p;
-    CHECK(p.workload.op_work == "none");
-    CHECK_FALSE(to_json(p)["workload"].contains("op_work")); // statistics of other runs stay as they were
-    json cfg = json::object();
-    apply_set(cfg, "workload.op_work=measured");
-    const SimParams m = from_json(cfg);
-    CHECK(m.workload.op_work == "measured");
-    CHECK(to_json(m)["workload"]["op_work"] == "measured");
-    expect_error(with("workload", "op_work", "ascylib"), {"workload.op_work", "none or measured", "ascylib"});
-}
-
-TEST_CASE("config: workload.pr_style is push by default, written only when pull, and names the key when wrong",
-          "[config]") {
-    SimParams p;
-    CHECK(p.workload.pr_style == "push");
-    CHECK_FALSE(to_json(p)["workload"].contains("pr_style")); // statistics of other runs stay as they were
-    json cfg = json::object();
-    apply_set(cfg, "workload.pr_style=pull");
-    const SimParams m = from_json(cfg);
-    CHECK(m.workload.pr_style == "pull");
-    CHECK(to_json(m)["workload"]["pr_style"] == "pull");
-    expect_error(with("workload", "pr_style", "gather"), {"workload.pr_style", "push or pull", "gather"});
+    struct Key {
+        const char* name;
+        std::string WorkloadParams::*field;
+        const char *plain, *set, *allowed;
+    };
+    for (const Key& k : {Key{"op_work", &WorkloadParams::op_work, "none", "measured", "none or measured"},
+                         Key{"pr_style", &WorkloadParams::pr_style, "push", "pull", "push or pull"}}) {
+        INFO(k.name);
+        const std::string key = std::string("workload.") + k.name;
+        SimParams p;
+        CHECK(p.workload.*k.field == k.plain);
+        CHECK_FALSE(to_json(p)["workload"].contains(k.name)); // statistics of other runs stay as they were
+        json cfg = json::object();
+        apply_set(cfg, key + "=" + k.set);
+        const SimParams m = from_json(cfg);
+        CHECK(m.workload.*k.field == k.set);
+        CHECK(to_json(m)["workload"][k.name] == k.set);
+        expect_error(with("workload", k.name, "other"), {key.c_str(), k.allowed, "other"});
+    }
 }
 
 TEST_CASE("config: workload.test_before_lock is on by default and written only when turned off", "[config]") {

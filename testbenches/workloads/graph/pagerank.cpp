@@ -17,18 +17,14 @@
 // `seen`; each retry costs 2 more instructions (the add and the compare).
 // Fixed point would allow one fetch_add but change the ranks the check
 // compares with the host's doubles.
-#include <cmath>
-
 #include "testbenches/workloads/applications.h"
 #include "testbenches/workloads/double_bits.h"
-#include "testbenches/workloads/graph/check_values.h"
 #include "testbenches/workloads/graph/graph_reference.h"
 #include "testbenches/workloads/graph/graph_workload.h"
+#include "testbenches/workloads/graph/ranks.h"
 
 namespace syncron {
 namespace {
-
-constexpr double kTolerance = 1e-9;
 
 class PageRank final : public GraphWorkload {
 public:
@@ -77,37 +73,22 @@ protected:
     }
 
     void verify(Driver& d, CheckResult& r) override {
-        const auto expected = pagerank(graph(), m_iterations);
-        compare_per_vertex(
-            "pr ranks (relative tolerance 1e-9)", graph().vertices,
-            [&](uint32_t v) {
-                const double got = real(read(d, m_rank, v));
-                return std::fabs(got - expected[v]) <= kTolerance * std::fabs(expected[v]);
-            },
-            [&](uint32_t v) {
-                return "vertex " + std::to_string(v) + " has rank " + std::to_string(real(read(d, m_rank, v))) +
-                       ", expected " + std::to_string(expected[v]);
-            },
-            r);
+        check_ranks(
+            pagerank(graph(), m_iterations), [&](uint32_t v) { return real(read(d, m_rank, v)); }, r);
     }
 
     void report_extra(nlohmann::json& out) const override {
         out["pagerank_iterations"] = m_iterations;
-        out["tolerance_relative"] = kTolerance;
+        out["tolerance_relative"] = kRankTolerance;
         if (use_rmw()) out["cas_retries"] = m_retries;
     }
 
 private:
     /// Adds `share` to w's accumulator with a compare-and-swap loop.
     void push_rmw(CoreApi& c, uint32_t w, double share) {
-        uint64_t seen = load(c, m_sum, w);
-        for (;;) {
-            const uint64_t old = rmw(c, m_sum, w, RmwOp::cas, bits(real(seen) + share), seen);
-            if (old == seen) return;
-            ++m_retries;
-            c.compute(2);
-            seen = old;
-        }
+        m_retries += cas_add(
+            c, share, [&] { return load(c, m_sum, w); },
+            [&](uint64_t desired, uint64_t expected) { return rmw(c, m_sum, w, RmwOp::cas, desired, expected); });
     }
 
     unsigned m_rank, m_sum, m_iterations;

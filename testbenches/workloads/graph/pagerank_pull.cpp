@@ -16,18 +16,14 @@
 // instructions; per vertex 1 load and 1 store to copy; four barriers.
 // workload.use_se_atomics: the dangling add is a compare-and-swap loop on
 // the global word's bits, as pr's push is on its accumulators.
-#include <cmath>
-
 #include "testbenches/workloads/applications.h"
 #include "testbenches/workloads/double_bits.h"
-#include "testbenches/workloads/graph/check_values.h"
 #include "testbenches/workloads/graph/graph_reference.h"
 #include "testbenches/workloads/graph/graph_workload.h"
+#include "testbenches/workloads/graph/ranks.h"
 
 namespace syncron {
 namespace {
-
-constexpr double kPullTolerance = 1e-9;
 
 class PageRankPull final : public GraphWorkload {
 public:
@@ -75,25 +71,15 @@ protected:
     }
 
     void verify(Driver& d, CheckResult& r) override {
-        const auto expected = pagerank_pull(graph(), m_iterations);
-        compare_per_vertex(
-            "pr ranks (relative tolerance 1e-9)", graph().vertices,
-            [&](uint32_t v) {
-                const double got = real(read(d, m_rank, v));
-                return std::fabs(got - expected[v]) <= kPullTolerance * std::fabs(expected[v]);
-            },
-            [&](uint32_t v) {
-                return "vertex " + std::to_string(v) + " has rank " + std::to_string(real(read(d, m_rank, v))) +
-                       ", expected " + std::to_string(expected[v]);
-            },
-            r);
+        check_ranks(
+            pagerank_pull(graph(), m_iterations), [&](uint32_t v) { return real(read(d, m_rank, v)); }, r);
     }
 
     void report_extra(nlohmann::json& out) const override {
         out["pagerank_iterations"] = m_iterations;
         out["pr_style"] = "pull";
         out["dangling_vertices"] = m_dangling_vertices;
-        out["tolerance_relative"] = kPullTolerance;
+        out["tolerance_relative"] = kRankTolerance;
         if (use_rmw()) out["cas_retries"] = m_retries;
     }
 
@@ -110,14 +96,9 @@ private:
             return;
         }
         const double rank = real(load(c, m_rank, v));
-        uint64_t seen = load(c, m_dangling);
-        for (;;) {
-            const uint64_t old = rmw(c, m_dangling, RmwOp::cas, bits(real(seen) + rank), seen);
-            if (old == seen) return;
-            ++m_retries;
-            c.compute(2);
-            seen = old;
-        }
+        m_retries += cas_add(
+            c, rank, [&] { return load(c, m_dangling); },
+            [&](uint64_t desired, uint64_t expected) { return rmw(c, m_dangling, RmwOp::cas, desired, expected); });
     }
 
     unsigned m_rank, m_next, m_degree, m_iterations;
