@@ -29,8 +29,7 @@ void write64(BackingStore& s, uint64_t addr, uint64_t v) {
 
 } // namespace
 
-TEST_CASE("backing store: written words read back and unwritten ones read zero, before and after clear()",
-          "[memory]") {
+TEST_CASE("backing store: written words read back and unwritten ones read zero, before and after clear()", "[memory]") {
     BackingStore s;
     constexpr uint64_t kPage = BackingStore::kPageBytes;
     // Reading a page before it is written must not hide the write after it.

@@ -10,8 +10,9 @@
 // Check: each rank within a relative 1e-9 of the host reference
 // (pagerank_pull: the same sums in the same order but for the dangling sum,
 // added in lock order).
-// Cost per iteration: per vertex 1 load (degree); per dangling vertex a lock
-// pair, 3 loads, 1 store; per core 1 load (the sum); per vertex 2 loads (row)
+// Cost per iteration: the leader 1 store (clearing the sum); per vertex 1
+// load (degree); per dangling vertex a lock pair, 2 loads (its rank, the
+// sum), 1 store; per core 1 load (the sum); per vertex 2 loads (row)
 // and 1 store; per neighbour 3 loads (its ID, rank, degree) and 2
 // instructions; per vertex 1 load and 1 store to copy; four barriers.
 // workload.use_se_atomics: the dangling add is a compare-and-swap loop on
