@@ -12,9 +12,11 @@ class IndexingCounters {
 public:
     explicit IndexingCounters(unsigned count) : m_counters(count, 0) {}
 
-    /// The paper indexes by the 8 low bits of the address. Variables are
+    /// The paper indexes by the low bits of the address. Variables are
     /// 64-byte aligned in this model, so the bits just above the line offset
-    /// are used instead, otherwise every variable would alias to counter 0.
+    /// are used: the 8 lowest would leave 4 of 256 counters in use, and one
+    /// overflow would send a quarter of new variables through memory
+    /// (docs/results.md, Figures 11 and 23).
     unsigned index_of(uint64_t addr) const { return static_cast<unsigned>((addr >> 6) % m_counters.size()); }
     uint32_t value(uint64_t addr) const { return m_counters[index_of(addr)]; }
     void increment(uint64_t addr, uint32_t by = 1) { m_counters[index_of(addr)] += by; }
