@@ -11,7 +11,15 @@ configuration runs on the set's preset (`--config paper`); a point that
 names one (a memory preset: hbm4, ddr4, ...) keeps it and gets the keys the
 set's preset states itself as `--set` overrides. Either way the point's own
 keys win (a sweep of server.instructions_per_request still sweeps it).
+
+Presets of your own: the simulator looks a preset name up in
+$SYNCRON_PRESET_DIR before this tree's platforms/presets/, so a folder of
+your own changes what `--config paper` (or `hbm4`) means without changing a
+point's arguments. Runs made with one go under a folder named after its
+contents, `presets-HASH`, inside the set's results: a changed or another
+folder never finds this tree's results (or another folder's) as its own.
 """
+import hashlib
 import json
 import os
 
@@ -25,13 +33,43 @@ def check(name):
     return name
 
 
-def results_dir(name):
-    """Where a run under `name` writes: results/, or results/NAME/ beside it."""
-    return "results" if name == DEFAULT else f"results/{name}"
+def results_dir(name, presets=None):
+    """Where a run under `name` writes: results/, or results/NAME/ beside it; with a preset folder of your own
+    (own_presets), presets-HASH/ inside that."""
+    base = "results" if name == DEFAULT else f"results/{name}"
+    return f"{base}/presets-{presets_hash(presets)}" if presets else base
 
 
 def preset_dir(root):
     return os.path.join(root, "platforms", "presets")
+
+
+def own_presets(root, env=None):
+    """$SYNCRON_PRESET_DIR when it names a folder other than this tree's presets (the simulator reads it first),
+    else None. `env`: the environment as the user gave it (the workflow sets the variable itself otherwise)."""
+    folder = (os.environ if env is None else env).get("SYNCRON_PRESET_DIR")
+    if not folder:
+        return None
+    if not os.path.isdir(folder):
+        raise ValueError(f"SYNCRON_PRESET_DIR={folder}: not a folder")
+    return None if os.path.samefile(folder, preset_dir(root)) else folder
+
+
+def presets_hash(folder):
+    """Eight hex digits of the names and contents of the folder's presets (*.json)."""
+    h = hashlib.sha1()
+    for name in sorted(f for f in os.listdir(folder) if f.endswith(".json")):
+        with open(os.path.join(folder, name), "rb") as f:
+            h.update(name.encode() + b"\0" + f.read() + b"\0")
+    return h.hexdigest()[:8]
+
+
+def preset_file(name, root, presets=None):
+    """The file the simulator reads for `--config NAME`: NAME.json in the folder of your own when it has one,
+    else this tree's."""
+    if presets and os.path.isfile(os.path.join(presets, f"{name}.json")):
+        return os.path.join(presets, f"{name}.json")
+    return os.path.join(preset_dir(root), f"{name}.json")
 
 
 def own_keys(path):
@@ -42,11 +80,12 @@ def own_keys(path):
             for key, value in keys.items()}
 
 
-def apply(points, name, root):
-    """The points of a figure or sweep under the assumption set `name`."""
+def apply(points, name, root, presets=None):
+    """The points of a figure or sweep under the assumption set `name` (its preset read where the simulator
+    reads it: `presets`, a folder of your own, first)."""
     if name == DEFAULT:
         return points
-    keys = own_keys(os.path.join(preset_dir(root), f"{name}.json"))
+    keys = own_keys(preset_file(name, root, presets))
     out = []
     for p in points:
         if "config" in p:

@@ -770,6 +770,50 @@ class AssumptionSets(unittest.TestCase):
             assume.check("papper")
         self.assertIn("unknown assumption set (known: as-written, paper)", str(e.exception))
 
+    def test_a_preset_folder_of_your_own_has_results_of_its_own(self):
+        with open(os.path.join(assume.preset_dir(ROOT), "paper.json")) as f:
+            paper = json.load(f)
+        with tempfile.TemporaryDirectory() as mine:
+            self.assertIsNone(assume.own_presets(ROOT, {}))
+            self.assertIsNone(assume.own_presets(ROOT, {"SYNCRON_PRESET_DIR": assume.preset_dir(ROOT)}))
+            with self.assertRaises(ValueError) as e:
+                assume.own_presets(ROOT, {"SYNCRON_PRESET_DIR": os.path.join(mine, "missing")})
+            self.assertIn("SYNCRON_PRESET_DIR=", str(e.exception))
+            self.assertEqual(assume.own_presets(ROOT, {"SYNCRON_PRESET_DIR": mine}), mine)
+            write(mine, "paper.json", json.dumps(dict(paper, server=dict(paper["server"], instructions_per_request=40))))
+            first = assume.results_dir("paper", mine)
+            self.assertRegex(first, r"^results/paper/presets-[0-9a-f]{8}$")
+            self.assertRegex(assume.results_dir("as-written", mine), r"^results/presets-[0-9a-f]{8}$")
+            # The set's keys come from the folder the simulator reads first, for a point naming a memory
+            # preset as for one that names none.
+            hbm, plain = assume.apply([{"workload": "lock", "config": "hbm4"}, {"workload": "lock"}], "paper", ROOT, mine)
+            self.assertEqual(hbm["server.instructions_per_request"], 40)
+            self.assertEqual(plain, {"config": "paper", "workload": "lock"})
+            # Another content is another folder of results: nothing made with the first is taken for it.
+            write(mine, "paper.json", json.dumps(paper))
+            self.assertNotEqual(assume.results_dir("paper", mine), first)
+            self.assertEqual(assume.preset_file("hbm4", ROOT, mine), os.path.join(assume.preset_dir(ROOT), "hbm4.json"))
+
+    @unittest.skipUnless(SIM and shutil.which("snakemake"), "SYNCRON_SIM names the simulator; snakemake installed")
+    def test_the_workflow_puts_runs_with_presets_of_your_own_apart(self):
+        with tempfile.TemporaryDirectory() as d:
+            mine = os.path.join(d, "presets")
+            os.mkdir(mine)
+            shutil.copy(os.path.join(assume.preset_dir(ROOT), "paper.json"), mine)
+            env = dict(os.environ, SYNCRON_PRESET_DIR=mine)
+            base = ["snakemake", "-s", SNAKEFILE, "--directory", os.path.join(d, "work"), "-n", "--cores", "1"]
+            done = subprocess.run(base + ["fig20", "--config", "mode=quick", "assume=paper", f"sim={SIM}",
+                                          "build=false"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True)
+            self.assertEqual(done.returncode, 0, done.stdout[-2000:])
+            out = assume.results_dir("paper", mine)
+            self.assertIn(f"{out}/fig20/fig20.md", done.stdout)
+            self.assertNotIn("results/paper/fig20/", done.stdout)
+            done = subprocess.run(base + ["results_md", "--config", "mode=full", f"sim={SIM}", "build=false"],
+                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            self.assertNotEqual(done.returncode, 0)
+            self.assertIn(f"run it without SYNCRON_PRESET_DIR ({mine})", done.stdout)
+
     @unittest.skipUnless(SIM, "SYNCRON_SIM names the simulator (ctest sets it)")
     def test_every_figure_point_under_paper_is_a_valid_configuration(self):
         from unittest import mock
