@@ -16,6 +16,7 @@ import unittest.mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import ablation  # noqa: E402
 import assume  # noqa: E402
 import figures  # noqa: E402
 import splice  # noqa: E402
@@ -894,6 +895,46 @@ class AssumptionSets(unittest.TestCase):
             done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             self.assertNotEqual(done.returncode, 0)
             self.assertIn("run `snakemake --cores 2 figures --config mode=full assume=paper` first", done.stdout)
+
+
+class PaperAblation(unittest.TestCase):
+    """scripts/paper-ablation: the paper preset one value at a time (docs/results.md)."""
+
+    @unittest.skipUnless(SIM, "SYNCRON_SIM names the simulator (ctest sets it)")
+    def test_one_variant_per_value_the_preset_changes_each_without_that_value(self):
+        with open(os.path.join(assume.preset_dir(ROOT), "paper.json")) as f:
+            paper = json.load(f)
+        found = dict(ablation.variants(ROOT, SIM))
+        # per_unit_cached is hbm4's value already: taking it away changes nothing, so it is no variant
+        self.assertEqual(sorted(found), sorted(["server.instructions_per_request=40", "server.central_cached=false",
+                                                "workload.edge_instructions=0", "workload.op_work at its default",
+                                                "workload.pr_style at its default", "base=hmc4"]))
+        for label, variant in found.items():
+            key = label.split("=")[0].split(" ")[0]
+            if key == "base":
+                self.assertEqual(variant, dict(paper, base="hmc4"))
+                continue
+            section, name = key.split(".")
+            self.assertNotIn(name, variant[section])
+            self.assertEqual({k: v for k, v in paper[section].items() if k != name}, variant[section])
+            self.assertEqual({s: v for s, v in variant.items() if s != section},
+                             {s: v for s, v in paper.items() if s != section})
+        with tempfile.TemporaryDirectory() as d:  # the folders live under results/, which git does not track
+            self.assertTrue(ablation.folder_of(d, "workload.op_work at its default").startswith(
+                os.path.join(d, "results", "ablation") + os.sep))
+
+    def test_the_table_marks_the_claims_a_value_moves_across_the_tolerance(self):
+        claims = [(("fig10", "A over B"), 3.0), (("fig12", "C over D"), 1.5)]
+        paper = {("fig10", "A over B"): (6.0, False), ("fig12", "C over D"): (1.6, True)}
+        runs = [("server.instructions_per_request=40", {("fig10", "A over B"): (3.2, True),
+                                                        ("fig12", "C over D"): (1.55, True)}),
+                ("base=hmc4", {("fig10", "A over B"): (6.1, False), ("fig12", "C over D"): (2.5, False)})]
+        lines = ablation.table(claims, paper, runs).splitlines()
+        self.assertEqual(lines[0], "| figure | the paper | paper | under `paper` | `server.instructions_per_request=40`"
+                                   " | `base=hmc4` |")
+        self.assertEqual(lines[2], "| fig10 | A over B | 3.00 | 6.00 | **3.20 ✓** | 6.10 |")
+        self.assertEqual(lines[3], "| fig12 | C over D | 1.50 | 1.60 ✓ | 1.55 ✓ | **2.50** |")
+        self.assertEqual(lines[4], "| | within ±15 % | | **1 of 2** | **2 of 2** | **0 of 2** |")
 
 
 class Splice(unittest.TestCase):
