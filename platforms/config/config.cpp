@@ -1,6 +1,7 @@
 #include "platforms/config/config.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -355,9 +356,16 @@ const std::vector<std::string>& sections() {
 // Keys a preset may carry besides the sections, for people rather than the model.
 // "kind": "assumptions" marks a set of assumptions (paper.json) rather than a
 // platform, so that scripts listing the platforms (--list) can leave it out.
+// "fitted": {"section.key": "figure: claim"}, the values such a set fits to one
+// claim of the paper, which the workflow's claims table shows as fitted, not
+// as validated (docs/configuration.md, "The paper preset").
+constexpr const char* kFitted = "fitted";
+constexpr std::array<const char*, 5> kAnnotations = {"name", "summary", "description", "kind", kFitted};
+
 bool is_annotation(const std::string& key) {
-    return key == "name" || key == "summary" || key == "description" || key == "kind";
+    return std::any_of(kAnnotations.begin(), kAnnotations.end(), [&](const char* a) { return key == a; });
 }
+
 
 // "base": the preset (by name) or file (a path, relative to the naming file's
 // folder) a configuration is built on; its own keys replace the base's.
@@ -481,7 +489,7 @@ json load_with_bases(const fs::path& file, std::vector<fs::path>& chain) {
     json merged = load_with_bases(base, chain);
     // The base's settings, then this file's: a key here replaces the base's,
     // a section here adds to the base's; the notes (name, summary) are this file's.
-    for (const char* note : {"name", "summary", "description", "kind"}) merged.erase(note);
+    for (const char* note : kAnnotations) merged.erase(note);
     for (const auto& [section, body] : cfg.items()) {
         if (section == kBaseKey) continue;
         if (is_annotation(section) || !body.is_object() || !merged.contains(section) || !merged[section].is_object()) {
@@ -521,10 +529,30 @@ json to_json(const SimParams& params) {
     return out;
 }
 
+// A "fitted" annotation names keys the file sets, each with the claim it was fitted on.
+void check_fitted(const json& cfg) {
+    const json& fitted = cfg.at(kFitted);
+    if (!fitted.is_object()) type_error(kFitted, "an object of \"section.key\": \"figure: claim\"", fitted);
+    for (const auto& [name, claim] : fitted.items()) {
+        const auto dot = name.find('.');
+        const std::string section = name.substr(0, dot), key = dot == std::string::npos ? "" : name.substr(dot + 1);
+        if (!find_field(section, key))
+            throw ConfigError("fitted: " + quoted(name) + " is not a configuration key (section.key)");
+        if (!cfg.contains(section) || !cfg.at(section).is_object() || !cfg.at(section).contains(key))
+            throw ConfigError("fitted: " + quoted(name) + " is not set by this configuration");
+        if (!claim.is_string() || claim.get<std::string>().find(": ") == std::string::npos)
+            type_error(kFitted + std::string(".") + name, "a string \"figure: claim\"", claim);
+    }
+}
+
 void check_keys(const json& cfg) {
     if (cfg.is_null()) return;
     if (!cfg.is_object()) throw ConfigError("a configuration must be a JSON object, got " + json_kind(cfg));
     for (const auto& [section, body] : cfg.items()) {
+        if (section == kFitted) {
+            check_fitted(cfg);
+            continue;
+        }
         if (is_annotation(section)) {
             if (!body.is_string()) type_error(section, "a string", body);
             continue;

@@ -401,6 +401,31 @@ TEST_CASE("config: a configuration built on a base replaces the base's keys and 
     fs::remove_all(dir);
 }
 
+TEST_CASE("config: a fitted annotation names keys the configuration sets, each with its claim", "[config]") {
+    json cfg = with("server", "instructions_per_request", 35);
+    cfg["fitted"]["server.instructions_per_request"] = "fig10: SynCron outperforms Hier by 1.40x";
+    CHECK(from_json(cfg).server.instructions_per_request == 35); // a note: the model reads only the key
+    json other = cfg;
+    other["fitted"] = {{"server.central_cached", "fig10: x"}};
+    expect_error(other, {"fitted", "'server.central_cached' is not set by this configuration"});
+    other["fitted"] = {{"server.instructions", "fig10: x"}};
+    expect_error(other, {"'server.instructions' is not a configuration key"});
+    other["fitted"] = {{"server.instructions_per_request", "no figure named"}};
+    expect_error(other, {"fitted.server.instructions_per_request", "\"figure: claim\""});
+    other["fitted"] = "server.instructions_per_request";
+    expect_error(other, {"'fitted' must be an object"});
+    // The shipped sets: paper fits nothing; paper-fitted declares its one fit, on a key it sets itself,
+    // and is paper otherwise.
+    CHECK_FALSE(load_preset_json("paper").contains("fitted"));
+    const json fitted = load_preset_json("paper-fitted");
+    REQUIRE(fitted["fitted"].size() == 1);
+    CHECK(fitted["fitted"].contains("server.instructions_per_request"));
+    CHECK(load_preset("paper-fitted").server.instructions_per_request == 37);
+    SimParams paper = load_preset("paper");
+    paper.server.instructions_per_request = 37;
+    CHECK(to_json(load_preset("paper-fitted")) == to_json(paper));
+}
+
 TEST_CASE("config: --set parses ints, doubles, strings and bools", "[config]") {
     json cfg = load_preset_json("hmc4");
     apply_set(cfg, "se.st_entries=8");

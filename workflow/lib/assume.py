@@ -72,12 +72,23 @@ def preset_file(name, root, presets=None):
     return os.path.join(preset_dir(root), f"{name}.json")
 
 
+FITTED = "fitted"  # the annotation naming the keys a set fits to a claim (docs/configuration.md)
+
+
 def own_keys(path):
     """The configuration keys a preset file states itself (not its base's), as `section.key` names."""
     with open(path) as f:
         preset = json.load(f)
     return {f"{section}.{key}": value for section, keys in preset.items() if isinstance(keys, dict)
-            for key, value in keys.items()}
+            and section != FITTED for key, value in keys.items()}
+
+
+def fitted(name, root, presets=None):
+    """{section.key: "figure: claim"}: what the set's preset fits, each on one claim of the paper."""
+    if name == DEFAULT:
+        return {}
+    with open(preset_file(name, root, presets)) as f:
+        return json.load(f).get(FITTED, {})
 
 
 def apply(points, name, root, presets=None):

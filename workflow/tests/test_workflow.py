@@ -357,8 +357,10 @@ class SimulatorNames(unittest.TestCase):
         n = sweeps.simulator_names(SIM)
         listed = subprocess.run([SIM, "--list-presets"], stdout=subprocess.PIPE, text=True, check=True).stdout
         every = [ln.split()[0] for ln in listed.splitlines() if ln.strip()]
-        # the platforms; the sets of assumptions (paper: hbm4 plus assumptions) are not among them
-        self.assertEqual(n["presets"], [p for p in every if p != "paper"])
+        # the platforms; the sets of assumptions (paper: hbm4 plus assumptions; paper-fitted) are not among them
+        sets = json.loads(subprocess.run([SIM, "--list"], stdout=subprocess.PIPE, text=True, check=True).stdout)
+        self.assertEqual(sets["assumption_sets"], ["paper", "paper-fitted"])
+        self.assertEqual(n["presets"], [p for p in every if p not in sets["assumption_sets"]])
         self.assertIn("hmc4", n["presets"])
         families = [k for k in n if k not in ("presets", "schemes", "workloads", "graph applications")]
         self.assertEqual(set(families), {"microbenchmarks", "data structures", "applications"})
@@ -594,6 +596,18 @@ class Figures(unittest.TestCase):
         self.assertIn("| fig10 | syncron over central at 200 | 3.00 | 3.00 | yes | 6.00 | **no** |", lines)
         self.assertIn("| fig10 | order | | holds in 4 of 4 | | holds in 0 of 4 | |", lines)
         self.assertIn("| fig10 | no number | | 3.00 | | 3.00 | |", lines)
+        # A claim the paper set declares it fits a value on is shown as fitted and counted under neither...
+        fit = {"server.instructions_per_request": "fig10: syncron over central"}
+        text = figures.claims_under_both([("fig10", claims, (ROWS, POINTS), (slower, POINTS))], fit)
+        self.assertTrue(text.startswith("Claims with a number within ±15 % of the paper's: **1 of 1 as written**, "
+                                        "**0 of 0 under `paper`** (the claim it fits on not counted)."))
+        self.assertIn("| fig10 | syncron over central at 200 | 3.00 | 3.00 | yes | 6.00 | fitted "
+                      "(`server.instructions_per_request`) |", text.splitlines())
+        # ... and a declaration that names no claim of any figure is an error, not a silent count.
+        with self.assertRaises(figures.FigureError) as e:
+            figures.claims_under_both([("fig10", claims, (ROWS, POINTS), (slower, POINTS))],
+                                      {"server.instructions_per_request": "fig11: syncron over central"})
+        self.assertIn("fits server.instructions_per_request on a claim no figure has", str(e.exception))
 
 
 def stand_in_rows(spec, points):
@@ -919,6 +933,12 @@ class PaperAblation(unittest.TestCase):
             self.assertEqual({k: v for k, v in paper[section].items() if k != name}, variant[section])
             self.assertEqual({s: v for s, v in variant.items() if s != section},
                              {s: v for s, v in paper.items() if s != section})
+        # paper-fitted: the paper set with the value it fits, and the claim it declares it fits it on
+        label, preset, fits = ablation.fitted_variant(ROOT)
+        self.assertEqual((label, preset), ("paper-fitted", ablation.with_value(paper, "server.instructions_per_request",
+                                                                              37)))
+        self.assertEqual(list(fits), ["server.instructions_per_request"])
+        self.assertTrue(fits["server.instructions_per_request"].startswith("fig10: At 200 instructions SynCron"))
         with tempfile.TemporaryDirectory() as d:  # the folders live under results/, which git does not track
             self.assertTrue(ablation.folder_of(d, "workload.op_work at its default").startswith(
                 os.path.join(d, "results", "ablation") + os.sep))
@@ -935,6 +955,11 @@ class PaperAblation(unittest.TestCase):
         self.assertEqual(lines[2], "| fig10 | A over B | 3.00 | 6.00 | **3.20 ✓** | 6.10 |")
         self.assertEqual(lines[3], "| fig12 | C over D | 1.50 | 1.60 ✓ | 1.55 ✓ | **2.50** |")
         self.assertEqual(lines[4], "| | within ±15 % | | **1 of 2** | **2 of 2** | **0 of 2** |")
+        # A column fitted on a claim shows it as fitted and counts the others (its validation).
+        fits = {"server.instructions_per_request=40": {"server.instructions_per_request": "fig10: A over B"}}
+        lines = ablation.table(claims, paper, runs, fits).splitlines()
+        self.assertEqual(lines[2], "| fig10 | A over B | 3.00 | 6.00 | 3.20 (fitted) | 6.10 |")
+        self.assertEqual(lines[4], "| | within ±15 % | | **1 of 2** | **1 of 1** | **0 of 2** |")
 
 
 class Splice(unittest.TestCase):
