@@ -366,7 +366,6 @@ bool is_annotation(const std::string& key) {
     return std::any_of(kAnnotations.begin(), kAnnotations.end(), [&](const char* a) { return key == a; });
 }
 
-
 // "base": the preset (by name) or file (a path, relative to the naming file's
 // folder) a configuration is built on; its own keys replace the base's.
 constexpr const char* kBaseKey = "base";
