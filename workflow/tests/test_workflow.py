@@ -943,6 +943,33 @@ class PaperAblation(unittest.TestCase):
             self.assertTrue(ablation.folder_of(d, "workload.op_work at its default").startswith(
                 os.path.join(d, "results", "ablation") + os.sep))
 
+    def test_a_fit_takes_the_value_whose_claim_is_closest_to_the_papers(self):
+        claim = "At 200 instructions SynCron outperforms Hier by 1.40×, averaged across the primitives"
+        by_value = {30: 1.22, 37: 1.40, 40: 1.48, 157: 4.47}
+        seen = []
+
+        def claim_values(root, work, folder, only):
+            value = json.load(open(os.path.join(folder, "paper.json")))["server"]["instructions_per_request"]
+            seen.append((value, only))
+            return {("fig10", claim): (by_value[value], None)}
+
+        with tempfile.TemporaryDirectory() as d, \
+                unittest.mock.patch.object(ablation, "run_figures") as run, \
+                unittest.mock.patch.object(ablation, "claim_values", claim_values):
+            best, found = ablation.fit(ROOT, d, "sim", 2, "server.instructions_per_request",
+                                       "fig10:At 200 instructions SynCron outperforms Hier", [157, 40, 37, 30], False)
+            self.assertEqual(best, 37)
+            self.assertEqual(found, [(157, 4.47), (40, 1.48), (37, 1.40), (30, 1.22)])
+            self.assertEqual(seen, [(v, ["fig10"]) for v in (157, 40, 37, 30)])  # that figure alone, each value
+            self.assertEqual(run.call_count, 4)
+            by_value[37] = 1.60  # then 40 (1.48: 5.6 % high) is nearer than 30 (1.22: 13 % low) or 37 (14 % high)
+            self.assertEqual(ablation.fit(ROOT, d, "sim", 2, "server.instructions_per_request",
+                                          "fig10:At 200 instructions SynCron outperforms Hier", [30, 37, 40],
+                                          False)[0], 40)
+            with self.assertRaises(ValueError) as e:  # "At 200 instructions" alone names two claims with numbers
+                ablation.fit(ROOT, d, "sim", 2, "server.instructions_per_request", "fig10:At 200", [30], False)
+            self.assertIn("2 claims of fig10", str(e.exception))
+
     def test_the_table_marks_the_claims_a_value_moves_across_the_tolerance(self):
         claims = [(("fig10", "A over B"), 3.0), (("fig12", "C over D"), 1.5)]
         paper = {("fig10", "A over B"): (6.0, False), ("fig12", "C over D"): (1.6, True)}
