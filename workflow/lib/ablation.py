@@ -1,13 +1,14 @@
-"""The paper preset one value at a time (docs/results.md, "The paper preset, one value at a time"): every
-figure in full mode under `paper` with one of its values back at its base's, and the claims under each.
+"""The paper preset one value at a time (docs/results.md, "The paper preset one value at a time, and the one
+fit"): every figure in full mode under `paper` with one of its values back at its base's, and under
+`paper-fitted`, and the claims under each; or (--fit) one value fitted to one claim.
 
     scripts/paper-ablation [--sim PATH] [--cores N] [--work DIR] [--splice docs/results.md] [--dry-run]
     scripts/paper-ablation --fit KEY --on FIGURE:CLAIM --values V1,V2,... [--sim PATH] [--cores N] [--work DIR]
 
-A variant is a preset folder of its own holding a `paper.json` without that value (the memory: `hmc4` as its
-base instead of `hbm4`) under results/ablation/, run through the workflow with SYNCRON_PRESET_DIR (its results go under
-results/paper/presets-HASH/ of the working directory, docs/sweeps.md); the preset itself is the tree's
-results/paper/. A value the base already has is no variant (it changes nothing). Points already run are
+A variant is a preset folder of its own under results/ablation/ holding a `paper.json` without that value
+(the memory: `hmc4` as its base instead of `hbm4`), run through the workflow with SYNCRON_PRESET_DIR (its
+results go under results/paper/presets-HASH/ of the working directory, docs/sweeps.md); the preset itself is
+the tree's results/paper/. A value the base already has is no variant (it changes nothing). Points already run are
 not run again."""
 import argparse
 import json
@@ -86,7 +87,8 @@ def fit(root, work, sim, cores, key, on, values, dry):
     """The value of `key` among `values` that brings the claim `on` ("FIGURE:start of its text") closest to the
     paper's number (the smallest |log(model / paper)|), every other value of the preset as it is; prints each
     value's claim. Returns (value, [(value, claim's number)])."""
-    figure, _, text = on.partition(":")
+    figure, _, text = on.partition(":")  # "fig10:At 200" or, as a preset's `fitted` names it, "fig10: At 200"
+    text = text.strip()
     path = sweeps.definitions(os.path.join(root, "workflow", "figures")).get(figure)
     if path is None:
         raise ValueError(f"--on {on}: no figure {figure}")
@@ -211,8 +213,9 @@ def main(argv, root):
         return 0
     runs = [(label, write_variant(work, label, preset)) for label, preset in variants(root, a.sim)]
     fits = {}
-    if fitted_variant(root):
-        label, preset, fits[label] = fitted_variant(root)
+    fitted = fitted_variant(root)
+    if fitted:
+        label, preset, fits[label] = fitted
         runs.append((label, write_variant(work, label, preset)))
     for _, folder in [(None, None)] + runs:
         run_figures(a.sim, work, a.cores, folder, a.dry_run)

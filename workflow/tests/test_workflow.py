@@ -966,6 +966,9 @@ class PaperAblation(unittest.TestCase):
             self.assertEqual(ablation.fit(ROOT, d, "sim", 2, "server.instructions_per_request",
                                           "fig10:At 200 instructions SynCron outperforms Hier", [30, 37, 40],
                                           False)[0], 40)
+            self.assertEqual(ablation.fit(ROOT, d, "sim", 2, "server.instructions_per_request",  # a preset's form
+                                          "fig10: At 200 instructions SynCron outperforms Hier", [30, 37, 40],
+                                          False)[0], 40)
             with self.assertRaises(ValueError) as e:  # "At 200 instructions" alone names two claims with numbers
                 ablation.fit(ROOT, d, "sim", 2, "server.instructions_per_request", "fig10:At 200", [30], False)
             self.assertIn("2 claims of fig10", str(e.exception))
