@@ -41,6 +41,10 @@ struct SeParams {
 struct CoreParams {
     double clock_ghz = 2.5;
     double quantum_ns = 100.0; ///< temporal-decoupling quantum (LT)
+    /// LT: how far a core may run ahead between synchronization points
+    /// (plain loads, stores, computation); it syncs past quantum_ns only at
+    /// a synchronization point. 0 = quantum_ns everywhere.
+    double memory_quantum_ns = 0.0;
     unsigned l1_bytes = 16 * 1024;
     unsigned l1_ways = 2;
     unsigned l1_line_bytes = 64;

@@ -80,6 +80,10 @@ public:
 
     /// The core may yield here (LT: when its quantum is used up).
     virtual void keep_time() {}
+    /// Before a synchronization operation (a Table 2 call, an atomic, a
+    /// message): LT with a memory quantum syncs here once past the global
+    /// quantum, so synchronization stays within it of timestamp order.
+    virtual void sync_point() {}
     /// Before looking at state other agents change (AT: reach the core's own time).
     virtual void align() {}
     /// Reaches the core's own time in simulated time (end of the program, a server's receive).

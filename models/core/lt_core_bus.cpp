@@ -10,7 +10,24 @@
 
 namespace syncron {
 
+void LtCoreBus::set_memory_quantum(const sc_core::sc_time& q) {
+    m_memory_quantum = q;
+    m_memory_sync_point = q; // from time 0, as the quantum keeper's first quantum
+}
+
+void LtCoreBus::sync_now() {
+    m_qk.sync();
+    if (m_memory_quantum == sc_core::SC_ZERO_TIME) return;
+    const uint64_t now = kernel_time().value();
+    const uint64_t q = m_memory_quantum.value();
+    m_memory_sync_point = sc_core::sc_time::from_value(now - now % q + q);
+}
+
 void LtCoreBus::timed(const BusAccess& a) {
+    // An atomic is a synchronization operation: another core may be waiting
+    // on its word. (A coherence request may not yield before its access is
+    // performed; the core keeps to the quantum after it, NdpCore::memory.)
+    if (a.atomic) sync_point();
     fill_payload(m_trans, a.cmd, a.addr, a.data, a.len);
     sc_core::sc_time delay = m_qk.get_local_time();
     const sc_core::sc_time begin = kernel_time() + delay;
@@ -32,6 +49,7 @@ void LtCoreBus::timed(const BusAccess& a) {
 }
 
 bool LtCoreBus::send(uint64_t dest, const Message& m, uint8_t* wire, bool sync) {
+    sync_point();
     SyncronExtension ext(m);
     ext.src = m_owner.self;
     ext.sent = local_time();

@@ -12,9 +12,15 @@ public:
     using CoreBus::CoreBus;
 
     void keep_time() override {
-        if (m_qk.need_sync()) m_qk.sync();
+        if (m_memory_quantum == sc_core::SC_ZERO_TIME ? m_qk.need_sync() : past_memory_sync_point()) sync_now();
     }
-    void settle() override { m_qk.sync(); }
+    void sync_point() override {
+        if (m_memory_quantum != sc_core::SC_ZERO_TIME && m_qk.need_sync()) sync_now();
+    }
+    void settle() override { sync_now(); }
+    /// How far the core may run ahead between synchronization points
+    /// (core.memory_quantum_ns; zero: the global quantum everywhere).
+    void set_memory_quantum(const sc_core::sc_time& q);
     void timed(const BusAccess& a) override;
     bool send(uint64_t dest, const Message& m, uint8_t* wire, bool sync) override;
     std::optional<Message> await_reply(const sc_core::sc_time& issued) override;
@@ -25,6 +31,10 @@ public:
     void set_direct(LtDirectPath* path) { m_direct = path; }
 
 private:
+    bool past_memory_sync_point() const { return kernel_time() + m_qk.get_local_time() >= m_memory_sync_point; }
+    /// Reaches the core's own time; the next memory sync point is the memory
+    /// quantum's next boundary, as the global quantum's is the quantum keeper's.
+    void sync_now();
     /// The core's time moves by how much later than `wanted` its turn starts.
     PipelineCharge charge(const CorePipeline::Turn& turn, const sc_core::sc_time& wanted);
 
@@ -32,6 +42,8 @@ private:
     sc_core::sc_time m_held_from;     ///< from when (the end of its issue cycle)
     tlm::tlm_generic_payload m_trans; ///< reused by every access: no allocation per access
     LtDirectPath* m_direct = nullptr;
+    sc_core::sc_time m_memory_quantum;    ///< zero: the global quantum applies to every access
+    sc_core::sc_time m_memory_sync_point; ///< keep_time() syncs once the core's time reaches it
 };
 
 } // namespace syncron

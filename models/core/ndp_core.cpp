@@ -36,6 +36,7 @@ NdpCore::NdpCore(sc_core::sc_module_name name, unsigned unit, unsigned local_id,
                      {/*defer=*/true, /*accept_at_once=*/true}) {
     m_l1.set_bus(*m_bus);
     m_l1.set_cacheable(std::move(is_cacheable));
+    m_lt_bus.set_memory_quantum(sc_core::sc_time(params.memory_quantum_ns, sc_core::SC_NS));
     // The platform normally sets the global quantum; a core used on its own
     // still needs one, or it would synchronise after every access.
     tlm::tlm_global_quantum& gq = tlm::tlm_global_quantum::instance();
@@ -67,6 +68,9 @@ void NdpCore::set_trace(TraceSink* sink) {
 void NdpCore::set_coherence(std::function<Coherent(uint64_t)> coherent, std::function<void(uint64_t line)> changed) {
     if (sc_core::sc_start_of_simulation_invoked()) return before_start(*this, "set_coherence");
     m_l1.set_coherence(std::move(coherent), std::move(changed));
+    // Cores spinning on coherent lines see each other's plain stores too
+    // (the stack under mesi_lock): they keep to the quantum everywhere.
+    m_lt_bus.set_memory_quantum(sc_core::SC_ZERO_TIME);
 }
 
 void NdpCore::set_server_mailbox(bool on) {
@@ -180,6 +184,9 @@ void NdpCore::memory(bool write, uint64_t addr, uint8_t* buf, unsigned size) {
         m_l1.acquire(addr, write);
         m_bus->debug(cmd, addr, buf, size);
         performed(addr);
+        // A coherent line is shared state other cores spin on: the core
+        // keeps to the quantum after it, not to the memory quantum.
+        m_bus->sync_point();
         m_bus->keep_time();
     } else if (m_l1.cacheable(addr)) {
         m_l1.access(addr, write);

@@ -91,6 +91,7 @@ void NdpCore::table2(Opcode op, uint64_t var, uint64_t info) {
                                           .c_str());
         return;
     }
+    m_bus->sync_point();
     set_state(is_sync_request(op) ? CoreState::waiting_sync : CoreState::memory, to_string(op).data(), var);
     m_client->request(*this, op, var, info);
     m_bus->keep_time();
@@ -222,6 +223,7 @@ uint64_t NdpCore::atomic_rmw(uint64_t addr, RmwOp op, uint64_t operand, uint64_t
                                           .c_str());
         return 0;
     }
+    m_bus->sync_point();
     set_state(CoreState::waiting_sync, "atomic_rmw", addr);
     const uint64_t old = m_client->rmw(*this, op, addr, operand, op == RmwOp::cas ? expected : 0);
     m_bus->keep_time();

@@ -252,6 +252,7 @@ const std::vector<Field>& fields() {
         SYNCRON_NUMBER(se, lock_fairness_threshold, 0, kUint32Max),
         SYNCRON_NUMBER(core, clock_ghz, 0.01, 100),
         SYNCRON_NUMBER(core, quantum_ns, 0.001, 1e6),
+        extension_key(SYNCRON_NUMBER(core, memory_quantum_ns, 0, 1e6)),
         SYNCRON_NUMBER(core, l1_bytes, 1, kPow30),
         SYNCRON_NUMBER(core, l1_ways, 1, 1024),
         SYNCRON_NUMBER(core, l1_line_bytes, 1, 4096),
@@ -632,6 +633,12 @@ void validate(const SimParams& p) {
     require(uint64_t(pl.cores_per_unit) * core.threads <= 1024, "core.threads",
             "x platform.cores_per_unit (" + str(core.threads) + " x " + str(pl.cores_per_unit) +
                 ") exceeds 1024 hardware contexts per unit");
+
+    // A memory quantum shorter than the quantum would sync more often between
+    // synchronization points than at them.
+    require(core.memory_quantum_ns == 0 || core.memory_quantum_ns >= core.quantum_ns, "core.memory_quantum_ns",
+            "must be 0 (off) or at least core.quantum_ns (" + str(core.quantum_ns) + "), got " +
+                str(core.memory_quantum_ns));
 
     const auto& mem = p.memory;
     require(is_pow2(mem.interleave_bytes), "memory.interleave_bytes",

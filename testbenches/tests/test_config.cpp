@@ -121,6 +121,19 @@ TEST_CASE("config: platform.units_per_group is written only when set and read ba
     CHECK(from_json(cfg).platform.units_per_group == 2);
 }
 
+TEST_CASE("config: core.memory_quantum_ns is written only when set and is 0 or at least the quantum", "[config]") {
+    SimParams p;
+    CHECK_FALSE(to_json(p)["core"].contains("memory_quantum_ns")); // off: statistics as they were
+    p.core.memory_quantum_ns = 500;
+    const json j = to_json(p);
+    CHECK(j["core"]["memory_quantum_ns"] == 500.0);
+    CHECK(from_json(j).core.memory_quantum_ns == 500.0);
+    CHECK_NOTHROW(from_json(with("core", "memory_quantum_ns", 100))); // equal to the quantum
+    expect_error(with("core", "memory_quantum_ns", 50),
+                 {"'core.memory_quantum_ns'", "must be 0 (off) or at least core.quantum_ns (100), got 50"});
+    expect_error(with("core", "memory_quantum_ns", -1), {"'core.memory_quantum_ns'", "must be in 0..10^6"});
+}
+
 TEST_CASE("config: workload.use_se_atomics is written only when set and refused where nothing takes it", "[config]") {
     SimParams p;
     CHECK_FALSE(to_json(p)["workload"].contains("use_se_atomics")); // statistics of other runs stay as they were

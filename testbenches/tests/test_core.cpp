@@ -237,8 +237,9 @@ struct Bench {
     NdpCore core;
     std::unique_ptr<SyncClient> client = test::inject_syncron(core);
 
-    explicit Bench(std::function<bool(uint64_t)> cacheable = [](uint64_t) { return false; })
-        : core("core", kUnit, kLocal, kGlobal, params, map, std::move(cacheable)) {
+    explicit Bench(
+        std::function<bool(uint64_t)> cacheable = [](uint64_t) { return false; }, CoreParams p = {})
+        : params(p), core("core", kUnit, kLocal, kGlobal, params, map, std::move(cacheable)) {
         router.se_address = map.se_address(kUnit);
         core.bus.bind(router.in);
         router.to_mem.bind(mem.socket);
@@ -348,6 +349,37 @@ TEST_CASE("core: small computes are decoupled and still add up", "[core][timing]
     CHECK(stamps[0] == sc_core::SC_ZERO_TIME);
     CHECK(stamps[248] == sc_core::SC_ZERO_TIME);
     CHECK(stamps[249] == ns(100));
+}
+
+TEST_CASE("core: with a memory quantum plain work runs ahead and a Table 2 call syncs past the quantum",
+          "[core][timing]") {
+    CoreParams p;
+    p.memory_quantum_ns = 500; // the quantum stays 100 ns
+    Bench b([](uint64_t) { return false; }, p);
+    std::vector<sc_time> before, after;
+    sc_time at_release;
+    b.core.set_program([&](CoreApi& c) {
+        for (int i = 0; i < 1000; ++i) { // 400 ns of work: within the memory quantum, no sync
+            c.compute(1);
+            before.push_back(sc_core::sc_time_stamp());
+        }
+        c.lock_release(0x4000); // past the 100 ns quantum: the core reaches its own time first
+        at_release = sc_core::sc_time_stamp();
+        for (int i = 0; i < 300; ++i) {
+            c.compute(1);
+            after.push_back(sc_core::sc_time_stamp());
+        }
+    });
+    sc_core::sc_start();
+    CHECK(before.back() == sc_core::SC_ZERO_TIME); // without it: 300 ns (test above)
+    CHECK(at_release == ns(400));
+    REQUIRE(b.se.received.size() == 1);
+    CHECK(b.se.received[0].arrival == ns(400)); // the message leaves at the core's own time
+    // The next memory sync point is the memory quantum's next boundary, 500 ns:
+    // the issue cycle of the release and 249 computes reach it.
+    CHECK(after[247] == ns(400));
+    CHECK(after[248] == ns(500));
+    CHECK(b.core.finish_time() == ns(400) + b.core.cycle_time() * 301);
 }
 
 TEST_CASE("core: done_event fires at the finish time", "[core][timing]") {
