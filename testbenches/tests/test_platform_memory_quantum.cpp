@@ -2,8 +2,8 @@
 // memory quantum"): cores run ahead further between synchronization points,
 // and every workload's functional check still holds under every scheme (its
 // timing against AT is the agreement's: scripts/lt-at-agreement --lt-set
-// core.memory_quantum_ns=500). Coherent platforms (mesi_lock) keep the
-// quantum everywhere: their statistics do not move.
+// core.memory_quantum_ns=500). Coherent platforms (mesi_lock) and cores
+// with several contexts keep the quantum everywhere: their statistics do not move.
 #include <catch2/catch.hpp>
 
 #include "models/schemes/scheme_factory.h"
@@ -21,9 +21,10 @@ struct Outcome {
     nlohmann::json stats;
 };
 
-Outcome run(const char* workload, const char* scheme, unsigned ops, double memory_quantum_ns) {
+Outcome run(const char* workload, const char* scheme, unsigned ops, double memory_quantum_ns, unsigned threads = 1) {
     const nlohmann::json j = in_child([&] {
         SimParams p = test::bench(workload, 64, 4, Timing::lt, ops);
+        p.core.threads = threads;
         p.platform.scheme = *scheme_from_string(scheme);
         p.core.memory_quantum_ns = memory_quantum_ns;
         const SimulationResult r = simulate(p);
@@ -58,6 +59,15 @@ TEST_CASE("memory quantum: every workload checks out under every scheme and the 
 TEST_CASE("memory quantum: mesi_lock keeps the quantum everywhere (statistics unchanged)", "[platform][lt]") {
     const Outcome off = run("stack", "mesi_lock", 10, 0);
     const Outcome on = run("stack", "mesi_lock", 10, 500);
+    REQUIRE(off.ok);
+    CHECK(on.ok);
+    CHECK(on.stats == off.stats);
+}
+
+TEST_CASE("memory quantum: cores with several contexts keep the quantum everywhere (statistics unchanged)",
+          "[platform][lt]") {
+    const Outcome off = run("semaphore", "syncron", 10, 0, 4);
+    const Outcome on = run("semaphore", "syncron", 10, 500, 4);
     REQUIRE(off.ok);
     CHECK(on.ok);
     CHECK(on.stats == off.stats);
