@@ -26,7 +26,7 @@ void LtCoreBus::sync_now() {
 void LtCoreBus::timed(const BusAccess& a) {
     // An atomic is a synchronization operation: another core may be waiting
     // on its word. (A coherence request may not yield before its access is
-    // performed; the core keeps to the quantum after it, NdpCore::memory.)
+    // performed; a coherent core has no memory quantum, NdpCore::set_coherence.)
     if (a.atomic) sync_point();
     fill_payload(m_trans, a.cmd, a.addr, a.data, a.len);
     sc_core::sc_time delay = m_qk.get_local_time();

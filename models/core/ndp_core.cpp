@@ -186,10 +186,7 @@ void NdpCore::memory(bool write, uint64_t addr, uint8_t* buf, unsigned size) {
         m_l1.acquire(addr, write);
         m_bus->debug(cmd, addr, buf, size);
         performed(addr);
-        // A coherent line is shared state other cores spin on: the core
-        // keeps to the quantum after it, not to the memory quantum.
-        m_bus->sync_point();
-        m_bus->keep_time();
+        m_bus->keep_time(); // a coherent core has no memory quantum (set_coherence)
     } else if (m_l1.cacheable(addr)) {
         m_l1.access(addr, write);
         m_bus->debug(cmd, addr, buf, size); // memory holds the only copy
