@@ -5,11 +5,16 @@ as-written  the simulator's defaults and each figure's own configuration;
             outputs under results/
 paper       platforms/presets/paper.json (docs/configuration.md, "The paper
             preset"); outputs under results/paper/
+paper-fitted
+            platforms/presets/paper-fitted.json: paper with the one value it
+            fits to one claim, declared (docs/configuration.md, "The
+            paper-fitted preset"); outputs under results/paper-fitted/
 
 Under an assumption set other than as-written, a point that names no
 configuration runs on the set's preset (`--config paper`); a point that
 names one (a memory preset: hbm4, ddr4, ...) keeps it and gets the keys the
-set's preset states itself as `--set` overrides. Either way the point's own
+set's preset states itself, and those of the assumption presets it is built
+on (paper-fitted: its own, then paper's), as `--set` overrides. Either way the point's own
 keys win (a sweep of server.instructions_per_request still sweeps it).
 
 Presets of your own: the simulator looks a preset name up in
@@ -24,7 +29,7 @@ import json
 import os
 
 DEFAULT = "as-written"
-ASSUMPTIONS = (DEFAULT, "paper")
+ASSUMPTIONS = (DEFAULT, "paper", "paper-fitted")
 
 
 def check(name):
@@ -83,12 +88,40 @@ def own_keys(path):
             and section != FITTED for key, value in keys.items()}
 
 
+ASSUMPTIONS_KIND = "assumptions"  # a preset of assumptions, as against a platform (hmc4, hbm4, ddr4)
+
+
+def chain(name, root, presets=None):
+    """The preset files of the set `name` and of the assumption presets it is built on, the set's own first
+    (paper-fitted: paper-fitted.json, paper.json); the platform preset at the bottom (hbm4) is not among them."""
+    files, seen = [], set()
+    while name and name not in seen:
+        seen.add(name)
+        path = preset_file(name, root, presets)
+        with open(path) as f:
+            preset = json.load(f)
+        if files and preset.get("kind") != ASSUMPTIONS_KIND:  # the set's own file always counts
+            break
+        files.append(path)
+        name = preset.get("base")
+    return files
+
+
+def set_keys(name, root, presets=None):
+    """The keys the set states, its own over those of the assumption presets it is built on."""
+    keys = {}
+    for path in reversed(chain(name, root, presets)):
+        keys.update(own_keys(path))
+    return keys
+
+
 def fitted(name, root, presets=None):
-    """{section.key: "figure: claim"}: what the set's preset fits, each on one claim of the paper."""
-    if name == DEFAULT:
-        return {}
-    with open(preset_file(name, root, presets)) as f:
-        return json.load(f).get(FITTED, {})
+    """{section.key: "figure: claim"}: what the set's presets fit, each on one claim of the paper."""
+    out = {}
+    for path in reversed(chain(name, root, presets)) if name != DEFAULT else ():
+        with open(path) as f:
+            out.update(json.load(f).get(FITTED, {}))
+    return out
 
 
 def apply(points, name, root, presets=None):
@@ -96,7 +129,7 @@ def apply(points, name, root, presets=None):
     reads it: `presets`, a folder of your own, first)."""
     if name == DEFAULT:
         return points
-    keys = own_keys(preset_file(name, root, presets))
+    keys = set_keys(name, root, presets)
     out = []
     for p in points:
         if "config" in p:

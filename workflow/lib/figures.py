@@ -663,21 +663,24 @@ def fitted_on(fitted, figure, claim):
             if on.partition(": ")[0] == figure and claim["paper"].startswith(on.partition(": ")[2])]
 
 
-def claims_under_both(figures_runs, fitted=None):
-    """Every figure's claims under two assumption sets, side by side: `figures_runs` is a list of
-    (figure name, claims, (rows, points) as written, (rows, points) under paper); `fitted` the paper set's
-    declaration of what it fits ({section.key: "figure: claim"}): such a claim is shown as fitted and not
-    counted. Returns the Markdown: a count of the claims within ±15 % under each set, then one row per claim."""
-    lines = ["| figure | the paper | paper | as written | within ±15% | under `paper` | within ±15% |",
-             "|---|---|---:|---:|---|---:|---|"]
-    counted = {"as written": [0, 0], "paper": [0, 0]}
-    used = set()
-    for name, claims, written, under_paper in figures_runs:
+def claims_under_sets(figures_runs, sets):
+    """Every figure's claims under several assumption sets, side by side: `sets` is a list of (label, fitted),
+    the first the as-written run (label "as written"), `fitted` a set's declaration of what it fits
+    ({section.key: "figure: claim"}: such a claim is shown as fitted and not counted under that set);
+    `figures_runs` a list of (figure name, claims, [(rows, points) under each set]). Returns the Markdown: a
+    count of the claims within ±15 % under each set, then one row per claim."""
+    def column(label):
+        return label if label == "as written" else f"under `{label}`"
+    lines = ["| figure | the paper | paper | " + " | ".join(f"{column(label)} | within ±15%" for label, _ in sets)
+             + " |", "|---|---|---:|" + "---:|---|" * len(sets)]
+    counted = [[0, 0] for _ in sets]
+    used = [set() for _ in sets]
+    for name, claims, runs in figures_runs:
         for c in claims or []:
             cells = []
-            keys = fitted_on(fitted or {}, name, c)
-            used.update(keys)
-            for label, (rows, points) in (("as written", written), ("paper", under_paper)):
+            for i, ((label, fitted), (rows, points)) in enumerate(zip(sets, runs)):
+                keys = fitted_on(fitted or {}, name, c)
+                used[i].update(keys)
                 if points and not any(matches(p, c.get("where")) for p in points):
                     cells += ["(not among the points)", ""]
                     continue
@@ -686,25 +689,25 @@ def claims_under_both(figures_runs, fitted=None):
                     cells += [txt, ""]
                     continue
                 _, ok = claim_verdict(c, v)
-                if label == "paper" and keys:
+                if keys:
                     cells += [fmt(v), f"fitted ({', '.join(f'`{k}`' for k in keys)})"]
                     continue
                 if ok is not None:
-                    counted[label][0] += ok
-                    counted[label][1] += 1
+                    counted[i][0] += ok
+                    counted[i][1] += 1
                 cells += [fmt(v), verdict_text(ok)]
             paper = c.get("value")
             row = [name, c["paper"], fmt(float(paper)) if paper else ""] + cells
             lines.append("|" + "|".join(f" {x} " if x else " " for x in row) + "|")
-    unused = sorted(set(fitted or {}) - used)
-    if unused:
-        raise FigureError(f"the paper set fits {', '.join(unused)} on a claim no figure has: "
-                          + "; ".join(f"'{fitted[k]}'" for k in unused))
-    (w_ok, w_n), (p_ok, p_n) = counted["as written"], counted["paper"]
-    also = " (the claim it fits on not counted)" if fitted else ""
-    head = (f"Claims with a number within ±15 % of the paper's: **{w_ok} of {w_n} as written**, "
-            f"**{p_ok} of {p_n} under `paper`**{also}.\n\n")
-    return head + "\n".join(lines)
+    for (label, fitted), keys in zip(sets, used):
+        unused = sorted(set(fitted or {}) - keys)
+        if unused:
+            raise FigureError(f"the {label} set fits {', '.join(unused)} on a claim no figure has: "
+                              + "; ".join(f"'{fitted[k]}'" for k in unused))
+    counts = ", ".join(f"**{ok} of {n} {label if label == 'as written' else f'under `{label}`'}**"
+                       + (" (the claim it fits on not counted)" if fitted else "")
+                       for (label, fitted), (ok, n) in zip(sets, counted))
+    return f"Claims with a number within ±15 % of the paper's: {counts}.\n\n" + "\n".join(lines)
 
 
 def default_plot(points):

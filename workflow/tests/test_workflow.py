@@ -580,7 +580,7 @@ class Figures(unittest.TestCase):
         self.assertIn("| at 1000 | 2.00 | (not among this run's points) | | |",
                       figures.claims_table(ROWS, POINTS, outside).splitlines())
 
-    def test_every_claim_under_both_assumption_sets_side_by_side(self):
+    def test_every_claim_under_each_assumption_set_side_by_side(self):
         claims = [{"paper": "syncron over central at 200", "value": 3.0, "y": "throughput_ops_per_us",
                    "where": {"interval": 200}, "ratio": [{"scheme": "syncron"}, {"scheme": "central"}]},
                   {"paper": "order", "order": {"scheme": ["central", "hier", "syncron", "ideal"]},
@@ -589,25 +589,33 @@ class Figures(unittest.TestCase):
         # Under the other set SynCron is twice as fast and the order breaks where it is.
         slower = [dict(r, throughput_ops_per_us=r["throughput_ops_per_us"] * (2 if r["scheme"] == "syncron"
                                                                                 else 1)) for r in ROWS]
-        text = figures.claims_under_both([("fig10", claims, (ROWS, POINTS), (slower, POINTS))])
+        both = [("as written", None), ("paper", None)]
+        text = figures.claims_under_sets([("fig10", claims, [(ROWS, POINTS), (slower, POINTS)])], both)
         lines = text.splitlines()
         self.assertEqual(lines[0], "Claims with a number within ±15 % of the paper's: **1 of 1 as written**, "
                                    "**0 of 1 under `paper`**.")
         self.assertIn("| fig10 | syncron over central at 200 | 3.00 | 3.00 | yes | 6.00 | **no** |", lines)
         self.assertIn("| fig10 | order | | holds in 4 of 4 | | holds in 0 of 4 | |", lines)
         self.assertIn("| fig10 | no number | | 3.00 | | 3.00 | |", lines)
-        # A claim the paper set declares it fits a value on is shown as fitted and counted under neither...
+        # A claim a set declares it fits a value on is shown as fitted and not counted under that set, and
+        # only under that set: a third set without the declaration counts it.
         fit = {"server.instructions_per_request": "fig10: syncron over central"}
-        text = figures.claims_under_both([("fig10", claims, (ROWS, POINTS), (slower, POINTS))], fit)
+        three = [("as written", None), ("paper", None), ("paper-fitted", fit)]
+        text = figures.claims_under_sets([("fig10", claims, [(ROWS, POINTS), (slower, POINTS), (ROWS, POINTS)])],
+                                         three)
         self.assertTrue(text.startswith("Claims with a number within ±15 % of the paper's: **1 of 1 as written**, "
-                                        "**0 of 0 under `paper`** (the claim it fits on not counted)."))
-        self.assertIn("| fig10 | syncron over central at 200 | 3.00 | 3.00 | yes | 6.00 | fitted "
+                                        "**0 of 1 under `paper`**, **0 of 0 under `paper-fitted`** (the claim it "
+                                        "fits on not counted)."))
+        self.assertIn("| figure | the paper | paper | as written | within ±15% | under `paper` | within ±15% "
+                      "| under `paper-fitted` | within ±15% |", text.splitlines())
+        self.assertIn("| fig10 | syncron over central at 200 | 3.00 | 3.00 | yes | 6.00 | **no** | 3.00 | fitted "
                       "(`server.instructions_per_request`) |", text.splitlines())
         # ... and a declaration that names no claim of any figure is an error, not a silent count.
         with self.assertRaises(figures.FigureError) as e:
-            figures.claims_under_both([("fig10", claims, (ROWS, POINTS), (slower, POINTS))],
-                                      {"server.instructions_per_request": "fig11: syncron over central"})
-        self.assertIn("fits server.instructions_per_request on a claim no figure has", str(e.exception))
+            figures.claims_under_sets([("fig10", claims, [(ROWS, POINTS), (slower, POINTS)])],
+                                      [("as written", None),
+                                       ("paper", {"server.instructions_per_request": "fig11: syncron over central"})])
+        self.assertIn("the paper set fits server.instructions_per_request on a claim no figure has", str(e.exception))
 
 
 def stand_in_rows(spec, points):
@@ -783,7 +791,27 @@ class AssumptionSets(unittest.TestCase):
         self.assertEqual((assume.results_dir("as-written"), assume.results_dir("paper")), ("results", "results/paper"))
         with self.assertRaises(ValueError) as e:
             assume.check("papper")
-        self.assertIn("unknown assumption set (known: as-written, paper)", str(e.exception))
+        self.assertIn("unknown assumption set (known: as-written, paper, paper-fitted)", str(e.exception))
+
+    def test_a_set_built_on_another_takes_its_keys_and_its_own_over_them(self):
+        # paper-fitted is paper with one value fitted: a point naming a memory preset gets paper's keys with
+        # the fitted value over them, a point naming none runs on the preset itself; the fit is declared.
+        paper = assume.set_keys("paper", ROOT)
+        fitted = assume.set_keys("paper-fitted", ROOT)
+        self.assertEqual(fitted, dict(paper, **{"server.instructions_per_request": 37}))
+        self.assertNotIn("memory.vaults_per_unit", fitted)  # hbm4, the platform under paper, is not a set's key
+        hbm, plain = assume.apply([{"workload": "bfs", "config": "ddr4"}, {"workload": "lock"}], "paper-fitted", ROOT)
+        self.assertEqual({k: hbm[k] for k in fitted}, fitted)
+        self.assertEqual(plain, {"config": "paper-fitted", "workload": "lock"})
+        self.assertEqual(assume.results_dir("paper-fitted"), "results/paper-fitted")
+        self.assertEqual(list(assume.fitted("paper-fitted", ROOT)), ["server.instructions_per_request"])
+        self.assertEqual((assume.fitted("paper", ROOT), assume.fitted("as-written", ROOT)), ({}, {}))
+        with tempfile.TemporaryDirectory() as mine:
+            # A base of your own is read where the simulator reads it: its keys reach the set built on it.
+            with open(os.path.join(assume.preset_dir(ROOT), "paper.json")) as f:
+                base = json.load(f)
+            write(mine, "paper.json", json.dumps(dict(base, workload=dict(base["workload"], edge_instructions=3))))
+            self.assertEqual(assume.set_keys("paper-fitted", ROOT, mine)["workload.edge_instructions"], 3)
 
     def test_a_preset_folder_of_your_own_has_results_of_its_own(self):
         with open(os.path.join(assume.preset_dir(ROOT), "paper.json")) as f:
@@ -909,6 +937,27 @@ class AssumptionSets(unittest.TestCase):
             done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             self.assertNotEqual(done.returncode, 0)
             self.assertIn("run `snakemake --cores 2 figures --config mode=full assume=paper` first", done.stdout)
+            # With the paper runs there, it needs the paper-fitted runs too (a third column).
+            for n in sweeps.definitions(FIGURE_DIR):
+                os.makedirs(os.path.join(work, "results", "paper", n), exist_ok=True)
+                write(os.path.join(work, "results", "paper", n), f"{n}.csv", "workload\n")
+                write(os.path.join(work, "results", "paper", n), f"{n}.md",
+                      f"`snakemake --cores 2 {n} --config mode=full assume=paper` (1 point)\n")
+            done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            self.assertNotEqual(done.returncode, 0)
+            self.assertIn("run `snakemake --cores 2 figures --config mode=full assume=paper-fitted` first",
+                          done.stdout)
+            # paper-fitted runs on its own preset (paper's values, the fitted one over them), in its own folder.
+            done = run("assume=paper-fitted")
+            self.assertEqual(done.returncode, 0, done.stdout[-3000:])
+            with open(os.path.join(work, "results", "paper-fitted", "fig20", "fig20.csv")) as f:
+                rows = list(csv.DictReader(f))
+            self.assertEqual(len(rows), 6)
+            for r in rows:
+                self.assertEqual(r["config"], "paper-fitted")
+                self.assertEqual(r["config.server.instructions_per_request"], "37")
+                self.assertEqual(r["config.workload.edge_instructions"], "8")
+                self.assertEqual(r["config.memory.vaults_per_unit"], "8")
 
 
 class PaperAblation(unittest.TestCase):
