@@ -1,7 +1,7 @@
 // The local SE's condition variable (docs/protocol.md): its cores' waits
 // registered once at the Master SE, signals served locally when it can.
-#include "models/se/core/local_se.h"
 #include "models/se/core/info_fields.h"
+#include "models/se/core/local_se.h"
 #include "models/se/core/se_context.h"
 
 namespace syncron {

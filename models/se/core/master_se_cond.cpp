@@ -1,7 +1,7 @@
 // The Master SE's condition variable (docs/protocol.md): waiters and SEs
 // registered per variable, a signal or broadcast passed to them.
-#include "models/se/core/master_se.h"
 #include "models/se/core/info_fields.h"
+#include "models/se/core/master_se.h"
 #include "models/se/core/se_context.h"
 
 namespace syncron {
