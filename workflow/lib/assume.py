@@ -117,8 +117,10 @@ def set_keys(name, root, presets=None):
 
 def fitted(name, root, presets=None):
     """{section.key: "figure: claim"}: what the set's presets fit, each on one claim of the paper."""
+    if name == DEFAULT:
+        return {}
     out = {}
-    for path in reversed(chain(name, root, presets)) if name != DEFAULT else ():
+    for path in reversed(chain(name, root, presets)):
         with open(path) as f:
             out.update(json.load(f).get(FITTED, {}))
     return out

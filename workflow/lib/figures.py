@@ -704,7 +704,7 @@ def claims_under_sets(figures_runs, sets):
         if unused:
             raise FigureError(f"the {label} set fits {', '.join(unused)} on a claim no figure has: "
                               + "; ".join(f"'{fitted[k]}'" for k in unused))
-    counts = ", ".join(f"**{ok} of {n} {label if label == 'as written' else f'under `{label}`'}**"
+    counts = ", ".join(f"**{ok} of {n} {column(label)}**"
                        + (" (the claim it fits on not counted)" if fitted else "")
                        for (label, fitted), (ok, n) in zip(sets, counted))
     return f"Claims with a number within ±15 % of the paper's: {counts}.\n\n" + "\n".join(lines)
